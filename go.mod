@@ -1,0 +1,3 @@
+module mafiaclub
+
+go 1.26.0

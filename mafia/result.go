@@ -1,0 +1,127 @@
+package mafia
+
+// Result is the state of a game as spec section 3 reports it.
+type Result struct {
+	Rules    string
+	Finished bool
+	Winner   Winner
+	Seats    []SeatResult
+	Days     []DayResult
+}
+
+// SeatResult is one seat's part of a Result.
+type SeatResult struct {
+	Seat     int
+	Role     Role
+	Team     Team
+	Alive    bool
+	Fouls    int
+	Warnings int
+	Out      Out // How is NotOut while he plays
+	Points   int // hundredths
+	Score    []ScoreItem
+}
+
+// ScoreItem is the sum of one points item for one seat.
+type ScoreItem struct {
+	Item   Item
+	Points int // hundredths
+}
+
+// DayResult is one day's nominations and voting.
+type DayResult struct {
+	Day       int
+	Nominated []int
+	Voting    VotingStatus
+	Rounds    []Round
+	Out       []int // the seats that left during this day, in the order they left
+}
+
+// Round is one voting round: the votes per candidate in voting order, or a lift vote's yes count.
+type Round struct {
+	Lift   bool
+	Yes    int
+	Counts []CandidateVotes
+}
+
+// CandidateVotes is one candidate's vote count.
+type CandidateVotes struct {
+	Seat  int
+	Votes int
+}
+
+// Points returns seat s's total in hundredths.
+func (g *Game) Points(s int) int {
+	t := 0
+	for _, e := range g.score {
+		if int(e.seat) == s {
+			t += int(e.points)
+		}
+	}
+	return t
+}
+
+// Result builds the game's result.
+func (g *Game) Result() Result {
+	r := Result{Rules: g.rules.ID, Finished: g.winner != NoWinner, Winner: g.winner}
+	var sums [MaxSeats + 1][numItems]int32
+	var has [MaxSeats + 1][numItems]bool
+	for _, e := range g.score {
+		sums[e.seat][e.item] += e.points
+		has[e.seat][e.item] = true
+	}
+	for s := 1; s <= int(g.n); s++ {
+		sr := SeatResult{Seat: s, Role: g.role[s], Team: g.role[s].Team(), Alive: g.alive.Has(s),
+			Fouls: int(g.fouls[s]), Warnings: int(g.warns[s]), Out: g.out[s]}
+		for it := ItemWin; it < numItems; it++ {
+			if has[s][it] && sums[s][it] != 0 {
+				sr.Score = append(sr.Score, ScoreItem{Item: it, Points: int(sums[s][it])})
+				sr.Points += int(sums[s][it])
+			}
+		}
+		r.Seats = append(r.Seats, sr)
+	}
+	for _, d := range g.days {
+		r.Days = append(r.Days, g.dayResult(d))
+	}
+	if g.phase == PhaseDay {
+		cur := dayRec{day: g.num, status: g.status, nNoms: g.nNoms, noms: g.noms, firstRound: g.firstRound,
+			nRounds: uint8(len(g.rounds) - int(g.firstRound))}
+		if g.winner != NoWinner && (g.status == VotingPending || g.status == VotingRounds) {
+			cur.status = VotingNotHeld // the day ended before its voting
+			if cur.nRounds > 0 {
+				cur.status = VotingHeld
+			}
+		}
+		r.Days = append(r.Days, g.dayResult(cur))
+	}
+	return r
+}
+
+func (g *Game) dayResult(d dayRec) DayResult {
+	dr := DayResult{Day: int(d.day), Voting: d.status, Nominated: []int{}, Rounds: []Round{}, Out: []int{}}
+	for _, s := range d.noms[:d.nNoms] {
+		dr.Nominated = append(dr.Nominated, int(s))
+	}
+	for _, rr := range g.rounds[d.firstRound : int(d.firstRound)+int(d.nRounds)] {
+		if rr.lift {
+			dr.Rounds = append(dr.Rounds, Round{Lift: true, Yes: int(rr.yes)})
+			continue
+		}
+		round := Round{}
+		for i := uint8(0); i < rr.n; i++ {
+			round.Counts = append(round.Counts, CandidateVotes{Seat: int(rr.cands[i]), Votes: int(rr.counts[i])})
+		}
+		dr.Rounds = append(dr.Rounds, round)
+	}
+	// the seats that left during this day, in order
+	for order := 1; order <= int(g.removed); order++ {
+		for s := 1; s <= int(g.n); s++ {
+			o := g.out[s]
+			if int(o.Order) == order && o.Phase == PhaseDay && o.Number == d.day {
+				dr.Out = append(dr.Out, s)
+			}
+		}
+	}
+	return dr
+}
