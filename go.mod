@@ -1,3 +1,5 @@
 module mafiaclub
 
 go 1.26.0
+
+require golang.org/x/tools v0.52.0

@@ -380,7 +380,7 @@ func (g *Game) day() error {
 		victim = g.shotVictim()
 	}
 	g.prevHeal, g.prevHealNight = g.healTarget, g.num
-	g.opener, g.spoken, g.speaker, g.speakerMode = 0, 0, 0, SpeechFull
+	g.spoken, g.speaker, g.speakerMode = 0, 0, SpeechFull
 	g.nomBy, g.nominated, g.nNoms = 0, 0, 0
 	g.status = VotingPending
 	if g.cancelNext {

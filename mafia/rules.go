@@ -137,7 +137,7 @@ func table(c, s, m, d int) [numRoles]int {
 
 var ruleSets = []*Rules{
 	{
-		ID: "fiim-2025-club", Title: "FIIM 2025, club rules (7-10 players)",
+		ID: "fiim-2025-club", Title: "FIIM 2025, club rules",
 		MinPlayers: 7, MaxPlayers: 10,
 		Mute: MuteLost, Tie: TieLift, Draw: DrawDeclared, BestMove: BestMoveRed, DQ: DQClub, Points: Points2025,
 		Times: sportTimes, DefaultVote: true, WrongVoteDisqualifies: true,

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"mafiaclub/mafia"
+	"mafiaclub/mafia/record"
+)
+
+const usage = `usage:
+  mafiaclub replay FILE...   replay game records (spec format 1) and print each result as JSON;
+                             "-" reads standard input. Exit status: 0 all events accepted,
+                             1 an event was rejected, 2 a file is not a valid record.
+  mafiaclub rules            list the rule sets and their options
+`
+
+// run is the whole program, so tests can call it with their own streams.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "replay":
+		return replay(args[1:], stdin, stdout, stderr)
+	case "rules":
+		return listRules(stdout)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "mafiaclub: unknown command %q\n%s", args[0], usage)
+	return 2
+}
+
+func replay(files []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(files) == 0 {
+		fmt.Fprint(stderr, "mafiaclub replay: name at least one file, or - for standard input\n")
+		return 2
+	}
+	status := 0
+	for _, name := range files {
+		var data []byte
+		var err error
+		if name == "-" {
+			data, err = io.ReadAll(stdin)
+		} else {
+			data, err = os.ReadFile(name)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", name, oneLine(err))
+			status = 2
+			continue
+		}
+		rec, err := record.Decode(data)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: not a valid game record: %v\n", name, oneLine(err))
+			status = 2
+			continue
+		}
+		g, err := rec.Replay()
+		var re *mafia.ReplayError
+		if err != nil && !errors.As(err, &re) {
+			fmt.Fprintf(stderr, "%s: %v\n", name, oneLine(err))
+			status = 2
+			continue
+		}
+		stdout.Write(record.ResultJSON(g, err))
+		if err != nil && status == 0 {
+			status = 1
+		}
+	}
+	return status
+}
+
+func listRules(stdout io.Writer) int {
+	for _, r := range mafia.RuleSets() {
+		fmt.Fprintf(stdout, "%s\t%s (%d-%d players)\n", r.ID, r.Title, r.MinPlayers, r.MaxPlayers)
+		for _, k := range r.OptionKeys() {
+			info, _ := r.Option(k)
+			def := "required"
+			if !info.Required {
+				def = "default " + formatDefault(info)
+			}
+			fmt.Fprintf(stdout, "\t%s\t%s\n", k, def)
+		}
+	}
+	return 0
+}
+
+func formatDefault(info mafia.OptionInfo) string {
+	switch info.Kind {
+	case mafia.OptBool:
+		return fmt.Sprint(info.Default.Bool)
+	case mafia.OptPoints:
+		return "[" + record.FormatPoints(info.Default.Points[0]) + ", " + record.FormatPoints(info.Default.Points[1]) + "]"
+	case mafia.OptChoice:
+		return info.Default.Choice
+	}
+	return strings.Join(info.Default.List, ",")
+}
+
+func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", " ") }

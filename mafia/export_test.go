@@ -1,0 +1,7 @@
+package mafia
+
+// CheckInvariants is checkInvariants for the external tests.
+var CheckInvariants = checkInvariants
+
+// SameGame is sameGame for the external tests.
+var SameGame = sameGame
