@@ -203,4 +203,3 @@ func lineDiff(want, got string) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
-

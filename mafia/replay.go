@@ -9,7 +9,9 @@ type ReplayError struct {
 	Err   error
 }
 
-func (e *ReplayError) Error() string { return fmt.Sprintf("event %d (%s): %v", e.Index, e.Event.Type, e.Err) }
+func (e *ReplayError) Error() string {
+	return fmt.Sprintf("event %d (%s): %v", e.Index, e.Event.Type, e.Err)
+}
 
 // Unwrap returns the broken rule.
 func (e *ReplayError) Unwrap() error { return e.Err }
