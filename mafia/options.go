@@ -212,13 +212,11 @@ func (o *Options) check(roles []Role) error {
 				present[GroupCommissar] = true
 			}
 		}
-		for g := range present {
-			if !has[g] && g != GroupDon {
+		for _, g := range []NightGroup{GroupMafia, GroupDon, GroupDoctor, GroupCommissar} {
+			if present[g] && !has[g] && g != GroupDon {
 				return fmt.Errorf("option night_order: it must name every night role at the table (missing %s)", groupName(g))
 			}
-		}
-		for g := range has {
-			if !present[g] {
+			if has[g] && !present[g] {
 				return fmt.Errorf("option night_order: %s is not at the table", groupName(g))
 			}
 		}
@@ -227,10 +225,15 @@ func (o *Options) check(roles []Role) error {
 }
 
 func groupName(g NightGroup) string {
-	for k, v := range groupNames {
-		if v == g {
-			return k
-		}
+	switch g {
+	case GroupMafia:
+		return "mafia"
+	case GroupDon:
+		return "don"
+	case GroupDoctor:
+		return "doctor"
+	case GroupCommissar:
+		return "commissar"
 	}
 	return "?"
 }

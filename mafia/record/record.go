@@ -138,8 +138,11 @@ func Decode(data []byte) (*Record, error) {
 			rec.Extra[k] = compactFull(v)
 		}
 	}
-	if _, err := mafia.NewGame(rec.Rules, rec.Options, rec.Roles()); err != nil {
+	if err := rec.Rules.ValidateRoles(rec.Roles()); err != nil {
 		return nil, errf("seats", "%v", err)
+	}
+	if _, err := mafia.NewGame(rec.Rules, rec.Options, rec.Roles()); err != nil {
+		return nil, errf("options", "%v", err)
 	}
 	return rec, nil
 }

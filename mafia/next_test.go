@@ -1,0 +1,186 @@
+package mafia
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// play starts a game and applies events, failing the test on any rejection.
+func play(t testing.TB, id string, roles []Role, opt func(*Options), ev ...Event) *Game {
+	t.Helper()
+	r, ok := RuleSet(id)
+	if !ok {
+		t.Fatalf("no rule set %s", id)
+	}
+	o := r.DefaultOptions()
+	if opt != nil {
+		opt(&o)
+	}
+	g, err := NewGame(r, o, roles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range ev {
+		if err := g.Apply(e); err != nil {
+			t.Fatalf("event %d (%s): %v", i+1, e.Type, err)
+		}
+	}
+	return g
+}
+
+// plan renders the plan as "step#seat/limit[mode]" words, "*" marking a step under way.
+func plan(g *Game) string {
+	n := g.Next()
+	var w []string
+	for _, p := range n.Plan() {
+		s := p.Step.String()
+		if p.Seat != 0 {
+			s += fmt.Sprintf("#%d", p.Seat)
+		}
+		if p.Limit != 0 {
+			s += fmt.Sprintf("/%d", p.Limit)
+		}
+		if p.Step == StepSpeech && p.Speech != SpeechFull {
+			s += "[" + p.Speech.String() + "]"
+		}
+		if p.WithBestMove {
+			s += "+bm"
+		}
+		if p.Current {
+			s = "*" + s
+		}
+		w = append(w, s)
+	}
+	return strings.Join(w, " ")
+}
+
+var ten = []Role{Citizen, Citizen, Mafia, Citizen, Sheriff, Citizen, Don, Citizen, Mafia, Citizen}
+
+func speeches(from, to int, skip ...int) []Event {
+	var ev []Event
+	for s := from; s <= to; s++ {
+		if !SeatsOf(skip...).Has(s) {
+			ev = append(ev, Speech(s))
+		}
+	}
+	return ev
+}
+
+func cat(parts ...any) []Event {
+	var ev []Event
+	for _, p := range parts {
+		switch x := p.(type) {
+		case Event:
+			ev = append(ev, x)
+		case []Event:
+			ev = append(ev, x...)
+		}
+	}
+	return ev
+}
+
+func TestNextPlan(t *testing.T) {
+	seven := []Role{Citizen, Don, Citizen, Mafia, Citizen, Citizen, Citizen}
+	day1 := cat(Day(), speeches(1, 1), Nominate(1, 3), speeches(2, 2), Nominate(2, 7), speeches(3, 10))
+	tests := []struct {
+		name, rules string
+		roles       []Role
+		opt         func(*Options)
+		events      []Event
+		want        string
+	}{
+		{"club night 1 (R07, R08, R11)", "fiim-2025-club", ten, nil, nil,
+			"acquaintance/60 don_wake#7/10 sheriff_wake#5/10 free_seating/40 day"},
+		{"club 7 players: no sheriff to wake (C-02)", "fiim-2025-club", seven, nil, nil,
+			"acquaintance/60 don_wake#2/10 free_seating/40 day"},
+		{"xcraft night 1: no free seating (002 §4.2)", "fiim-xcraft", ten, nil, nil,
+			"acquaintance/60 don_wake#7/10 sheriff_wake#5/10 day"},
+		{"day 1 opens with seat 1 (R15)", "fiim-2025-club", ten, nil, cat(Day()), "speech#1/60"},
+		{"a speech under way, then the next speaker", "fiim-2025-club", ten, nil, cat(Day(), Speech(1)),
+			"*speech#1/60 speech#2/60"},
+		{"last speaker, then the vote on the first candidate", "fiim-2025-club", ten, nil, day1,
+			"*speech#10/60 vote#3"},
+		{"club: 3 fouls lose the next speech (R62)", "fiim-2025-club", ten, nil,
+			cat(Foul(2), Foul(2), Foul(2), Day(), Speech(1)), "*speech#1/60 speech#2[lost]"},
+		{"fsm: 3 fouls shorten the next speech to 30 s (001 L32)", "fsm-2026", ten, nil,
+			cat(Foul(2), Foul(2), Foul(2), Day(), Speech(1)), "*speech#1/60 speech#2/30[short]"},
+		{"the 3rd foul during his own speech mutes the next day's (C-10)", "fiim-2025-club", ten, nil,
+			cat(Day(), Speech(1), Foul(1), Foul(1), Foul(1)), "*speech#1/60 speech#2/60"},
+		{"tie: 30 s speeches in nomination order, then the re-vote (R17, R33)", "fiim-2025-club", ten, nil,
+			cat(day1, Vote(3, 1, 2, 4, 5, 6), VoteRest(7)), "tie_speech#3/30 tie_speech#7/30 vote#3"},
+		{"same pair tied again: the lift vote (R35)", "fiim-2025-club", ten, nil,
+			cat(day1, Vote(3, 1, 2, 4, 5, 6), VoteRest(7), Vote(3, 1, 2, 4, 5, 6), VoteRest(7)), "lift"},
+		{"after the vote: last word, then night (R53)", "fiim-2025-club", ten, nil,
+			cat(day1, Vote(3, 1, 2, 4, 5, 6, 8), VoteRest(7)), "last_word#3/60 night"},
+		{"night 2: shooting, don, sheriff (R44)", "fiim-2025-club", ten, nil,
+			cat(Day(), speeches(1, 10), Night()), "shooting don_check#7/10 sheriff_check#5/10 day"},
+		{"club morning: best move 20 s, last word, first speech (C-34)", "fiim-2025-club", ten, nil,
+			cat(Day(), speeches(1, 10), Night(), Shot(3, 4), Shot(7, 4), Shot(9, 4), Day()),
+			"best_move#4/20 last_word#4/60 speech#2/60"},
+		{"xcraft morning: the best move inside the last word (C-34)", "fiim-xcraft", ten, nil,
+			cat(Day(), speeches(1, 10), Night(), Shot(3, 4), Shot(7, 4), Shot(9, 4), Day()),
+			"last_word#4/60+bm speech#2/60"},
+		{"home-ua: a night victim's last word is 30 s (C-39)", "home-ua",
+			[]Role{Mafia, Commissar, Citizen, Citizen, Citizen, Mafia, Citizen}, nil,
+			cat(Day(), speeches(1, 7), Night(), Shot(1, 3), Shot(6, 3), Day()), "last_word#3/30 speech#2/60"},
+		{"xcraft: muted with four alive speaks 30 s (§7.8)", "fiim-xcraft", ten, nil,
+			cat(Foul(2), Foul(2), Foul(2), Disqualify(3), Disqualify(9), Disqualify(4), Disqualify(6), Disqualify(8), Disqualify(10), Day(), Speech(1)),
+			"*speech#1/60 speech#2/30[short]"},
+		{"club: muted with four alive loses the speech (C-10)", "fiim-2025-club", ten, nil,
+			cat(Foul(2), Foul(2), Foul(2), Disqualify(3), Disqualify(9), Disqualify(4), Disqualify(6), Disqualify(8), Disqualify(10), Day(), Speech(1)),
+			"*speech#1/60 speech#2[lost]"},
+		{"game over", "fiim-2025-club", ten, nil, cat(Disqualify(3), Disqualify(7), Disqualify(9)), "game_over"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := play(t, tt.rules, tt.roles, tt.opt, tt.events...)
+			if got := plan(g); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestNextActorsAndAllowed(t *testing.T) {
+	g := play(t, "fiim-2025-club", ten, nil, Day(), Speech(1), Speech(2), Speech(3), Nominate(3, 1))
+	n := g.Next()
+	if n.Actors != SeatsOf(4) {
+		t.Errorf("actors: got %v, want [4]", n.Actors.List())
+	}
+	if n.Allowed.Has(EvNominate) {
+		t.Error("the speaker already nominated, but a nomination is still allowed")
+	}
+	if n.Allowed.Has(EvNight) || n.Allowed.Has(EvVote) {
+		t.Error("night or vote allowed before the speeches are over")
+	}
+}
+
+func TestCheckAnswers(t *testing.T) {
+	g := play(t, "fiim-2025-club", ten, nil, cat(Day(), speeches(1, 10), Night(), Shot(3, 1), Shot(7, 1), Shot(9, 1), Check(7, 5), Check(5, 9))...)
+	n := g.Next()
+	if n.DonAnswer != AnswerSheriff || n.DonAnswer.Gesture() != Okay {
+		t.Errorf("don's answer: got %v (%v), want sheriff (okay)", n.DonAnswer, n.DonAnswer.Gesture())
+	}
+	if n.SheriffAnswer != AnswerBlack || n.SheriffAnswer.Gesture() != ThumbDown {
+		t.Errorf("sheriff's answer: got %v (%v), want black (thumb down)", n.SheriffAnswer, n.SheriffAnswer.Gesture())
+	}
+	cases := []struct {
+		checker, target Role
+		want            Gesture
+	}{
+		{Don, Citizen, TwoOkaysCrossed}, {Don, Mafia, TwoOkaysCrossed}, {Sheriff, Don, ThumbDown},
+		{Sheriff, Citizen, ThumbUp}, {Commissar, Mafia, ThumbDown},
+	}
+	for _, c := range cases {
+		if got := AnswerOf(c.target, c.checker).Gesture(); got != c.want {
+			t.Errorf("%v checks %v: got %v, want %v", c.checker, c.target, got, c.want)
+		}
+	}
+	// 000 L69-L84: the wake-up gestures of night 1
+	for role, want := range map[Role]Gesture{Don: ThumbToRing, Sheriff: Okay, Citizen: ThumbUp, Mafia: ThumbDown} {
+		if got := RoleGesture(role); got != want {
+			t.Errorf("%v: got %v, want %v", role, got, want)
+		}
+	}
+}
