@@ -119,3 +119,14 @@ func TestReplayExitStatus(t *testing.T) {
 		})
 	}
 }
+
+// TestExampleMatchesGolden keeps the README's example the same game as the golden one.
+func TestExampleMatchesGolden(t *testing.T) {
+	example, err := os.ReadFile(filepath.Join("..", "..", "examples", "club-game.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(bytes.TrimSpace(example), bytes.TrimSpace(goldenRecord(t, "fiim-2025-club/full-game-red-wins.txtar"))) {
+		t.Error("examples/club-game.json differs from the golden game full-game-red-wins; copy it again")
+	}
+}
