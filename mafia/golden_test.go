@@ -155,7 +155,7 @@ func TestGoldenCoverage(t *testing.T) {
 				}
 			}
 			var missing []string
-			for _, row := range strings.Fields(stripComments(string(need))) {
+			for _, row := range strings.Fields(strings.ToUpper(stripComments(string(need)))) {
 				if len(covered[row]) == 0 {
 					missing = append(missing, row)
 				}

@@ -175,7 +175,7 @@ var ruleSets = []*Rules{
 	},
 	{
 		ID: "home-ua", Title: "Ukrainian home rules (commissar, warnings, open cards)",
-		MinPlayers: 4, MaxPlayers: MaxSeats,
+		MinPlayers: 3, MaxPlayers: MaxSeats, // C-44: one mafia, the commissar and a citizen is the least table
 		Mute: MuteWarnings, Tie: TieLift, Draw: DrawNone, BestMove: BestMoveNone, DQ: DQNoEffect,
 		// 004 L9-L21: one minute, 30 s in a tie, last word 1 min after a vote and 30 s after a night kill (C-39).
 		Times: Times{Speech: 60, Short: 30, Tie: 30, LastWordDay: 60, LastWordNight: 30, NightOneCommissarWakeUp: true},
