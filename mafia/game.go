@@ -156,6 +156,10 @@ type Game struct {
 	donFound    bool
 	sheriffSaw  Seats
 	tieSpeeches bool // the current round follows a tie: the tied speak 30 s first
+	// listUnsure: a disqualification came after the last speech began, with one candidate, and the record does
+	// not say whether that speech had ended (C-36). The next event settles it: the last speaker nominating means
+	// the list was open (today's vote is cancelled); a vote means it was closed.
+	listUnsure uint8
 
 	// the current night
 	nightStage    uint8
@@ -325,6 +329,9 @@ func (g *Game) apply(e Event) error {
 	if g.winner != NoWinner {
 		switch e.Type {
 		case EvAdjust, EvFoul, EvWarning, EvDisqualify:
+		case EvBestMove:
+			// A red player killed by the shot that ends the game keeps his best move (R55, matrix 2.6.1): like a
+			// penalty after the end, it changes points, never the result. This extends spec §3's list.
 		default:
 			return violate(ErrGameOver, 0, 0, "%s after the end", e.Type)
 		}
@@ -387,7 +394,7 @@ func (g *Game) day() error {
 		g.status = VotingCancelled // R68-R69: a disqualification cancelled this day's vote
 		g.cancelNext = false
 	}
-	g.nCands, g.candIdx, g.voted, g.prevTie, g.liftDue, g.tieSpeeches = 0, 0, 0, 0, false, false
+	g.nCands, g.candIdx, g.voted, g.prevTie, g.liftDue, g.tieSpeeches, g.listUnsure = 0, 0, 0, 0, false, false, 0
 	g.firstRound = uint16(len(g.rounds))
 	g.lastWord, g.bmSeat = 0, 0
 	g.victim = uint8(victim)
@@ -510,6 +517,10 @@ func (g *Game) night() error {
 	if !g.speechesDone() {
 		return violate(ErrSpeechesNotOver, 0, 0, "seat %d has not spoken", g.nextSpeaker())
 	}
+	if g.listUnsure == unsureOtherLeft {
+		g.status = VotingCancelled // C-36: ending the day without the vote says the list was still open
+	}
+	g.listUnsure = 0
 	switch g.status {
 	case VotingPending:
 		c := g.candidates()
@@ -622,6 +633,9 @@ func (g *Game) nominate(by, target uint8) error {
 	if g.nominated.Has(int(target)) {
 		return violate(ErrAlreadyNominated, int(by), int(target), "seat %d", target)
 	}
+	if g.listUnsure != 0 {
+		g.status, g.listUnsure = VotingCancelled, 0 // C-36: the list was still open, so this was before the vote
+	}
 	g.nomBy = g.nomBy.Add(int(by))
 	g.nominated = g.nominated.Add(int(target))
 	g.noms[g.nNoms] = target
@@ -676,6 +690,10 @@ func (g *Game) vote(e Event) error {
 		if err := g.startVoting(); err != nil {
 			return err
 		}
+		if g.listUnsure == unsureOtherLeft {
+			g.cancelNext = true // C-36: the list was closed; today's vote stands, the next day's is not held
+		}
+		g.listUnsure = 0
 	case VotingHeld, VotingNotHeld:
 		return ErrVotingOver
 	}
@@ -696,11 +714,11 @@ func (g *Game) vote(e Event) error {
 	if twice := v & g.voted; twice != 0 {
 		return violate(ErrVotedTwice, first(twice), int(e.Target), "seat %d", first(twice))
 	}
-	last := g.candIdx == g.nCands-1
-	if last && g.opt.DefaultVoteToLast {
+	if v.Has(int(e.Target)) {
+		return violate(ErrSelfVote, int(e.Target), int(e.Target), "seat %d", e.Target) // C-03: never by hand
+	}
+	if g.candIdx == g.nCands-1 && g.opt.DefaultVoteToLast {
 		v |= g.alive &^ g.voted // R26: a non-voter's vote goes to the last candidate, his own included (C-03)
-	} else if v.Has(int(e.Target)) {
-		return violate(ErrSelfVote, int(e.Target), int(e.Target), "seat %d", e.Target)
 	}
 	g.counts[g.candIdx] = uint8(v.Len())
 	g.votersOf[g.candIdx] = v
@@ -910,12 +928,24 @@ func (g *Game) nightStep(grp NightGroup) error {
 			continue
 		}
 		if i+1 < g.nightStage {
-			return violate(ErrNightOrder, 0, 0, "%s acts before %s", groupName(grp), groupName(g.order[g.nightStage-1]))
+			return violate(ErrNightOrder, 0, 0, "%s comes before %s", groupLabel(grp), groupLabel(g.order[g.nightStage-1]))
 		}
 		g.nightStage = i + 1
 		return nil
 	}
-	return violate(ErrNightOrder, 0, 0, "%s does not act at night in this game", groupName(grp))
+	return violate(ErrNightOrder, 0, 0, "%s does not act at night in this game", groupLabel(grp))
+}
+
+func groupLabel(g NightGroup) string {
+	switch g {
+	case GroupMafia:
+		return "the shooting"
+	case GroupDon:
+		return "the don"
+	case GroupDoctor:
+		return "the doctor"
+	}
+	return "the sheriff (commissar)"
 }
 
 // check records the don's search for the sheriff or the sheriff's (commissar's) check of a colour (R45-R48).
@@ -1127,17 +1157,32 @@ func (g *Game) voteEffect(s int) {
 	case VotingHeld, VotingNotHeld:
 		g.cancelNext = true // R69: after the result, the next day's vote is not held
 	case VotingPending:
+		// 002 §7.2, C-36: the list closed with one candidate on day 2 or later counts as a result. The list is
+		// closed once the last speaker has used his nomination or is the one removed; the record has no event
+		// for the end of a speech, so until then it counts as open. If the candidate himself leaves, there is
+		// nobody to vote on and the next day votes as usual.
 		if effect == DQXCraft && g.num >= 2 && g.speechesDone() && g.candidates() == 1 {
-			// 002 §7.2, C-36: the list closed with one candidate on day 2 or later counts as a result. If the
-			// candidate himself leaves, there is nobody to vote on and the next day votes as usual.
-			if !g.nominated.Has(s) || g.singleCandidate() != s {
-				g.cancelNext = true
+			himself := g.singleCandidate() == s
+			switch {
+			case g.nomBy.Has(int(g.speaker)) || s == int(g.speaker):
+				if !himself {
+					g.cancelNext = true // closed: today's vote stands, the next day's is not held
+				}
+			case himself:
+				g.listUnsure = unsureCandidateLeft
+			default:
+				g.listUnsure = unsureOtherLeft
 			}
 			return
 		}
 		g.status = VotingCancelled // R68: before the vote
 	}
 }
+
+const (
+	unsureOtherLeft     = 1
+	unsureCandidateLeft = 2
+)
 
 func (g *Game) singleCandidate() int {
 	for _, s := range g.noms[:g.nNoms] {

@@ -97,6 +97,11 @@ func (g *Game) Next() Next {
 		n.Allowed = n.Allowed.add(EvAdjust)
 	}
 	if g.winner != NoWinner {
+		if g.bmSeat != 0 {
+			n.Allowed = n.Allowed.add(EvBestMove)
+			n.addActor(int(g.bmSeat))
+			n.add(PlanStep{Step: StepBestMove, Seat: int(g.bmSeat), Limit: g.rules.Times.BestMove, Event: EvBestMove})
+		}
 		for _, s := range g.lastWordOrder() {
 			n.add(PlanStep{Step: StepLastWord, Seat: s, Limit: g.lastWordLimit(s)})
 		}
@@ -293,9 +298,12 @@ func (g *Game) dayPlan(n *Next) {
 					n.NCand++
 				}
 			}
-			n.Actors = g.alive
+			n.Actors = g.alive.Remove(int(n.Candidates[0]))
 			n.add(PlanStep{Step: StepVote, Seat: int(n.Candidates[0]), Event: EvVote})
 			n.Allowed = n.Allowed.add(EvVote)
+			if g.listUnsure != 0 {
+				n.Allowed = n.Allowed.add(EvNight) // C-36: the host may say the list was still open
+			}
 			return
 		}
 		n.add(PlanStep{Step: StepNight, Event: EvNight})
@@ -317,8 +325,9 @@ func (g *Game) dayPlan(n *Next) {
 				n.add(PlanStep{Step: StepTieSpeech, Seat: int(s), Limit: t.Tie})
 			}
 		}
-		n.Actors = g.alive &^ g.voted
-		n.add(PlanStep{Step: StepVote, Seat: int(g.cands[g.candIdx]), Event: EvVote})
+		cand := int(g.cands[g.candIdx])
+		n.Actors = (g.alive &^ g.voted).Remove(cand) // C-03: a candidate never raises his hand against himself
+		n.add(PlanStep{Step: StepVote, Seat: cand, Event: EvVote})
 		n.Allowed = n.Allowed.add(EvVote)
 		return
 	}

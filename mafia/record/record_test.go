@@ -144,3 +144,24 @@ func FuzzDecode(f *testing.F) {
 		_ = ResultJSON(g, nil)
 	})
 }
+
+func TestEventRoundTrip(t *testing.T) {
+	for _, in := range []string{
+		`{"type": "vote", "target": 3, "voters": [1, 2, 4]}`,
+		`{"type": "vote", "target": 3}`,
+		`{"type": "best_move", "by": 5, "targets": [7, 9, 1], "at": "2026-11-29T19:04:11-07:00"}`,
+		`{"type": "adjust", "seat": 2, "points": -0.3, "reason": "late"}`,
+		`{"type": "disqualify", "seat": 4, "reason": "oath", "note": "checked the video"}`,
+	} {
+		e, err := DecodeEvent([]byte(in), 10)
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if got := string(EncodeEvent(e)); got != in {
+			t.Errorf("got %s, want %s", got, in)
+		}
+	}
+	if _, err := DecodeEvent([]byte(`{"type": "speech", "seat": 12}`), 10); err == nil {
+		t.Error("a seat off the table was accepted")
+	}
+}
