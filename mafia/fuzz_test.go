@@ -87,7 +87,7 @@ func fuzzRoles(r *Rules, n int) []Role {
 
 func fuzzEvent(g *Game, b []byte) Event {
 	n := int(g.n)
-	seat := func(x byte) uint8 { return uint8(int(x)%(n+2)) } // 0 and n+1 are invalid on purpose
+	seat := func(x byte) uint8 { return uint8(int(x) % (n + 2)) } // 0 and n+1 are invalid on purpose
 	if b[0]&0x80 != 0 {
 		return Event{Type: EventType(b[0] & 0x1f), Seat: seat(b[1]), Target: seat(b[2]),
 			VotersGiven: b[3]&1 == 1, Voters: Seats(uint32(b[3]) << 1 & uint32(allSeats(n))),

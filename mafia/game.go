@@ -1221,7 +1221,9 @@ func (g *Game) teamLoss(s uint8) error {
 		g.remove(int(s), OutTeamLoss)
 		g.lastWord = g.lastWord.Remove(int(s))
 	}
-	g.penalty(int(s))
+	if g.rules.Points == Points2025 {
+		g.penalty(int(s)) // C-14, C-17: the club's team defeat is also the offender's disqualification (000 L150)
+	} // X-Craft §6.3 lists team defeat apart from disqualification; §8.2.4 fines only the latter
 	if g.role[s].Team() == Red {
 		g.finish(BlackWins)
 	} else {
