@@ -40,9 +40,16 @@ func (v *Violation) Error() string {
 // Unwrap returns the rule that was broken.
 func (v *Violation) Unwrap() error { return v.RuleError }
 
+var allRuleErrors []*RuleError
+
 func rule(code, ruleRef, text string) *RuleError {
-	return &RuleError{Code: code, Rule: ruleRef, Text: text}
+	e := &RuleError{Code: code, Rule: ruleRef, Text: text}
+	allRuleErrors = append(allRuleErrors, e)
+	return e
 }
+
+// RuleErrors lists every rule an event can break, so that interfaces can translate each one.
+func RuleErrors() []*RuleError { return append([]*RuleError(nil), allRuleErrors...) }
 
 func violate(r *RuleError, seat, target int, format string, args ...any) error {
 	return &Violation{RuleError: r, Seat: seat, Target: target, Detail: fmt.Sprintf(format, args...)}

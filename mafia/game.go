@@ -135,6 +135,7 @@ type Game struct {
 	nominated   Seats
 	nNoms       uint8
 	noms        [MaxSeats]uint8
+	nominators  [MaxSeats]uint8
 	status      VotingStatus
 	nCands      uint8
 	candIdx     uint8
@@ -639,6 +640,7 @@ func (g *Game) nominate(by, target uint8) error {
 	g.nomBy = g.nomBy.Add(int(by))
 	g.nominated = g.nominated.Add(int(target))
 	g.noms[g.nNoms] = target
+	g.nominators[g.nNoms] = by
 	g.nNoms++
 	g.scoreNomination(by, target)
 	return nil

@@ -64,6 +64,13 @@ type Next struct {
 	Candidates [MaxSeats]uint8
 	NCand      int
 	Tied       bool
+	// Counts are the votes of the candidates already voted in this round (aligned with Candidates); Voted are
+	// the players who have voted in it.
+	Counts [MaxSeats]uint8
+	Voted  Seats
+	// Nominations are today's nominations in order: Nominations[i] nominated by Nominators[i].
+	Nominations, Nominators [MaxSeats]uint8
+	NNom                    int
 	// DonAnswer and SheriffAnswer are tonight's check answers, for the host to show (R45, R46, R103).
 	DonAnswer, SheriffAnswer Answer
 }
@@ -254,6 +261,7 @@ func (g *Game) speechLimit(m SpeechMode) int {
 
 func (g *Game) dayPlan(n *Next) {
 	t := g.rules.Times
+	n.Nominations, n.Nominators, n.NNom = g.noms, g.nominators, int(g.nNoms)
 	open := g.status == VotingPending || g.status == VotingCancelled
 	if open && g.spoken.Empty() {
 		// the morning: the best move and the victim's last word (R12, R56; C-34)
@@ -313,6 +321,8 @@ func (g *Game) dayPlan(n *Next) {
 	if g.status == VotingRounds {
 		copy(n.Candidates[:], g.cands[:g.nCands])
 		n.NCand = int(g.nCands)
+		copy(n.Counts[:], g.counts[:g.candIdx])
+		n.Voted = g.voted
 		n.Tied = g.tieSpeeches
 		if g.liftDue {
 			n.Actors = g.alive

@@ -12,6 +12,9 @@ import (
 )
 
 const usage = `usage:
+  mafiaclub [serve] [flags]   serve the site (default localhost:8080, SQLite in ./data); -h for the flags
+  mafiaclub admin create -login NAME [-role admin|host]
+                             create an account; the password is read from standard input
   mafiaclub replay FILE...   replay game records (spec format 1) and print each result as JSON;
                              "-" reads standard input. Exit status: 0 all events accepted,
                              1 an event was rejected, 2 a file is not a valid record.
@@ -20,11 +23,18 @@ const usage = `usage:
 
 // run is the whole program, so tests can call it with their own streams.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return 2
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help" {
+		return serve(args, stdout, stderr)
 	}
 	switch args[0] {
+	case "serve":
+		return serve(args[1:], stdout, stderr)
+	case "admin":
+		if len(args) < 2 || args[1] != "create" {
+			fmt.Fprint(stderr, usage)
+			return 2
+		}
+		return adminCreate(args[2:], stdin, stdout, stderr)
 	case "replay":
 		return replay(args[1:], stdin, stdout, stderr)
 	case "rules":

@@ -1,0 +1,196 @@
+// Package club is the club's domain: accounts, players, live and saved games and their event logs. It holds the
+// types, the storage contract every store implements, and the services that put the rules engine and the store
+// together. It knows nothing of HTTP or SQL.
+package club
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Code classifies an error for the layers above.
+type Code string
+
+// The error codes.
+const (
+	Invalid      Code = "invalid"      // the request is wrong; the message says why
+	NotFound     Code = "not_found"    // no such thing
+	Conflict     Code = "conflict"     // someone else changed it first; reload
+	Unauthorized Code = "unauthorized" // not logged in
+	Forbidden    Code = "forbidden"    // logged in, but not allowed
+	Rejected     Code = "rejected"     // the rules do not allow it (Cause holds the engine's rule error)
+	Closed       Code = "closed"       // the game is saved and closed to edits
+	Internal     Code = "internal"     // our fault
+)
+
+// Error is the one error type of the domain. Message is for people; Cause may hold the underlying error.
+type Error struct {
+	Code    Code
+	Message string
+	Cause   error
+}
+
+func (e *Error) Error() string {
+	if e.Cause != nil && e.Message == "" {
+		return string(e.Code) + ": " + e.Cause.Error()
+	}
+	return string(e.Code) + ": " + e.Message
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Cause }
+
+// Errorf returns an *Error with the code and a formatted message.
+func Errorf(code Code, format string, args ...any) error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of err: Internal for an error that is not an *Error, "" for nil.
+func ErrorCode(err error) Code {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return Internal
+}
+
+// Role is what an account may do. Each role includes those before it.
+type Role string
+
+// The roles.
+const (
+	RoleMember Role = "member"
+	RoleHost   Role = "host"
+	RoleAdmin  Role = "admin"
+)
+
+// Rank orders the roles: member < host < admin.
+func (r Role) Rank() int {
+	switch r {
+	case RoleMember:
+		return 1
+	case RoleHost:
+		return 2
+	case RoleAdmin:
+		return 3
+	}
+	return 0
+}
+
+// Can reports whether an account with role r may do what role need may.
+func (r Role) Can(need Role) bool { return r.Rank() >= need.Rank() && r.Rank() > 0 }
+
+// User is an account that can log in.
+type User struct {
+	ID           int64
+	Login        string
+	Name         string
+	Role         Role
+	PasswordHash string
+	PlayerID     int64 // the player profile of this account, 0 when none
+	Lang         string
+	CreatedAt    time.Time
+}
+
+// Player is a club player's profile: the person who sits at the table.
+type Player struct {
+	ID        int64
+	Nick      string
+	RealName  string
+	CreatedAt time.Time
+}
+
+// GameStatus is where a game is in its life.
+type GameStatus string
+
+// The game statuses.
+const (
+	GameLive  GameStatus = "live"  // being played or summed up
+	GameSaved GameStatus = "saved" // saved to the history, closed to edits
+)
+
+// Seat is one seat of a game: the nickname shown, the role, and the player profile (0 for a guest).
+type Seat struct {
+	Seat     int
+	Role     string
+	Name     string
+	PlayerID int64
+}
+
+// Game is a game's setup and state in the club.
+type Game struct {
+	ID        int64
+	Rules     string
+	Options   map[string]json.RawMessage // as given, canonical JSON per key
+	Seats     []Seat
+	Rated     bool
+	Status    GameStatus
+	HostID    int64
+	HostName  string
+	Version   int64 // raised by every change; an action carries the version it was made on
+	Events    int   // how many events the log has
+	Winner    string
+	CreatedAt time.Time
+	SavedAt   time.Time
+}
+
+// StoredEvent is one event of a game's log as stored: the record event's JSON and who recorded it when.
+type StoredEvent struct {
+	Seq  int
+	JSON []byte // the record event (spec §2), with "at"
+	At   time.Time
+	By   int64
+}
+
+// AuditEntry is an action on a game that is not an event of its record: an undo, a save, a reopen.
+type AuditEntry struct {
+	At     time.Time
+	By     int64
+	ByName string
+	Action string // "undo", "save_rated", "save_normal", "reopen"
+	Detail string
+}
+
+// GameFilter selects games for a list.
+type GameFilter struct {
+	Status GameStatus // "" for all
+	HostID int64      // 0 for all
+	Limit  int
+}
+
+// Store is the storage contract. Every implementation passes the suite in internal/storetest.
+type Store interface {
+	CreateUser(ctx context.Context, u *User) error
+	UserByLogin(ctx context.Context, login string) (*User, error)
+	User(ctx context.Context, id int64) (*User, error)
+	Users(ctx context.Context) ([]User, error)
+	SetUserLang(ctx context.Context, id int64, lang string) error
+
+	CreateSession(ctx context.Context, tokenHash []byte, userID int64, expires time.Time) error
+	SessionUser(ctx context.Context, tokenHash []byte, now time.Time) (*User, error)
+	DeleteSession(ctx context.Context, tokenHash []byte) error
+
+	CreatePlayer(ctx context.Context, p *Player) error
+	Player(ctx context.Context, id int64) (*Player, error)
+	SearchPlayers(ctx context.Context, query string, limit int) ([]Player, error)
+
+	CreateGame(ctx context.Context, g *Game) error
+	Game(ctx context.Context, id int64) (*Game, error)
+	Games(ctx context.Context, f GameFilter) ([]Game, error)
+	// Events returns a game's log in order.
+	Events(ctx context.Context, gameID int64) ([]StoredEvent, error)
+	// Append adds events at the end of a live game's log if its version is still version, raising it by one,
+	// all in one transaction. A changed version is a Conflict; a saved game is Closed.
+	Append(ctx context.Context, gameID, version int64, events []StoredEvent) error
+	// Undo removes the last event of a live game's log if its version is still version, and logs it.
+	Undo(ctx context.Context, gameID, version int64, audit AuditEntry) (StoredEvent, error)
+	// SetStatus saves or reopens a game at version, with its winner, and logs it.
+	SetStatus(ctx context.Context, gameID, version int64, status GameStatus, rated bool, winner string, audit AuditEntry) error
+	Audit(ctx context.Context, gameID int64) ([]AuditEntry, error)
+}

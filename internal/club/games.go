@@ -1,0 +1,270 @@
+package club
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"time"
+
+	"mafiaclub/mafia"
+	"mafiaclub/mafia/record"
+)
+
+// Games runs live games: it checks every action with the rules engine and appends it to the game's log, so that
+// the log is always a record the engine accepts. Permissions are checked here, for every interface.
+type Games struct {
+	Store Store
+	Now   func() time.Time
+	Zone  *time.Location // the club's time zone, for the time stamps of the chronology
+}
+
+// State is a game as loaded: its setup, its log, the record built from them and the engine's state.
+type State struct {
+	Game   *Game
+	Log    []StoredEvent
+	Record *record.Record
+	Play   *mafia.Game
+}
+
+// NewGame is what a host chooses to start a game.
+type NewGame struct {
+	Rules   string
+	Options map[string][]byte
+	Seats   []Seat
+	Rated   bool
+}
+
+
+func (s *Games) now() time.Time {
+	t := time.Now()
+	if s.Now != nil {
+		t = s.Now()
+	}
+	if s.Zone != nil {
+		t = t.In(s.Zone)
+	}
+	return t
+}
+
+func need(u *User, role Role) error {
+	if u == nil {
+		return Errorf(Unauthorized, "log in first")
+	}
+	if !u.Role.Can(role) {
+		return Errorf(Forbidden, "this needs the %s role", role)
+	}
+	return nil
+}
+
+// Start creates a live game after checking the setup against the rule set: the player count, the role table and
+// the options.
+func (s *Games) Start(ctx context.Context, u *User, ng NewGame) (*Game, error) {
+	if err := need(u, RoleHost); err != nil {
+		return nil, err
+	}
+	opts := map[string][]byte{}
+	for k, v := range ng.Options {
+		opts[k] = v
+	}
+	rec, err := buildRecord(ng.Rules, opts, ng.Seats, nil)
+	if err != nil {
+		return nil, &Error{Code: Invalid, Message: err.Error(), Cause: err}
+	}
+	g := &Game{Rules: rec.Rules.ID, Options: rec.OptionJSON, Seats: ng.Seats, Rated: ng.Rated, Status: GameLive,
+		HostID: u.ID, CreatedAt: s.now()}
+	if err := s.Store.CreateGame(ctx, g); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+func buildRecord(rules string, opts map[string][]byte, seats []Seat, events []record.Event) (*record.Record, error) {
+	rs := make([]record.Seat, len(seats))
+	for i, st := range seats {
+		role, ok := mafia.ParseRole(st.Role)
+		if !ok {
+			return nil, Errorf(Invalid, "seat %d has no role", st.Seat)
+		}
+		rs[i] = record.Seat{Seat: st.Seat, Role: role, Name: st.Name}
+		if st.PlayerID != 0 {
+			rs[i].Player = "p-" + strconv.FormatInt(st.PlayerID, 10)
+		}
+	}
+	raw := map[string]json.RawMessage{}
+	for k, v := range opts {
+		raw[k] = v
+	}
+	return record.New(rules, raw, rs, events, nil)
+}
+
+// Load returns a game with its record and the engine's state.
+func (s *Games) Load(ctx context.Context, u *User, id int64) (*State, error) {
+	if err := need(u, RoleHost); err != nil {
+		return nil, err
+	}
+	return s.load(ctx, id)
+}
+
+func (s *Games) load(ctx context.Context, id int64) (*State, error) {
+	g, err := s.Store.Game(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	log, err := s.Store.Events(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	events := make([]record.Event, len(log))
+	for i, se := range log {
+		e, err := record.DecodeEvent(se.JSON, len(g.Seats))
+		if err != nil {
+			return nil, &Error{Code: Internal, Message: "stored event " + strconv.Itoa(se.Seq) + " is not valid", Cause: err}
+		}
+		events[i] = e
+	}
+	opts := map[string][]byte{}
+	for k, v := range g.Options {
+		opts[k] = v
+	}
+	rec, err := buildRecord(g.Rules, opts, g.Seats, events)
+	if err != nil {
+		return nil, &Error{Code: Internal, Message: "stored game is not a valid record", Cause: err}
+	}
+	play, err := rec.Replay()
+	if err != nil {
+		return nil, &Error{Code: Internal, Message: "stored game does not replay", Cause: err}
+	}
+	return &State{Game: g, Log: log, Record: rec, Play: play}, nil
+}
+
+// Act records events on a live game made at version: all of them are checked by the engine first, then
+// appended in one transaction. A rejected event is a Rejected error whose Cause is the engine's rule error; a
+// game changed since version is a Conflict, and the fresh state is returned with it.
+func (s *Games) Act(ctx context.Context, u *User, id, version int64, events []record.Event) (*State, error) {
+	if err := need(u, RoleHost); err != nil {
+		return nil, err
+	}
+	if len(events) == 0 {
+		return nil, Errorf(Invalid, "no action")
+	}
+	st, err := s.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if st.Game.Status != GameLive {
+		return st, Errorf(Closed, "the game is saved; an admin may reopen it")
+	}
+	if st.Game.Version != version {
+		return st, Errorf(Conflict, "someone else changed this game")
+	}
+	play := st.Play.Clone()
+	at := s.now()
+	stored := make([]StoredEvent, len(events))
+	for i, e := range events {
+		if err := play.Apply(e.Event); err != nil {
+			return st, &Error{Code: Rejected, Message: err.Error(), Cause: err}
+		}
+		e.At = at.Format(time.RFC3339)
+		stored[i] = StoredEvent{Seq: len(st.Log) + i + 1, JSON: record.EncodeEvent(e), At: at, By: u.ID}
+	}
+	if err := s.Store.Append(ctx, id, version, stored); err != nil {
+		if ErrorCode(err) == Conflict {
+			fresh, lerr := s.load(ctx, id)
+			if lerr == nil {
+				return fresh, err
+			}
+		}
+		return st, err
+	}
+	return s.load(ctx, id)
+}
+
+// Undo removes the last event of a live game made at version; the undo is logged.
+func (s *Games) Undo(ctx context.Context, u *User, id, version int64) (*State, error) {
+	if err := need(u, RoleHost); err != nil {
+		return nil, err
+	}
+	st, err := s.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if st.Game.Status != GameLive {
+		return st, Errorf(Closed, "the game is saved; an admin may reopen it")
+	}
+	if st.Game.Version != version {
+		return st, Errorf(Conflict, "someone else changed this game")
+	}
+	if len(st.Log) == 0 {
+		return st, Errorf(Invalid, "there is nothing to undo")
+	}
+	last := st.Log[len(st.Log)-1]
+	if _, err := s.Store.Undo(ctx, id, version, AuditEntry{At: s.now(), By: u.ID, Action: "undo", Detail: string(last.JSON)}); err != nil {
+		if ErrorCode(err) == Conflict {
+			if fresh, lerr := s.load(ctx, id); lerr == nil {
+				return fresh, err
+			}
+		}
+		return st, err
+	}
+	return s.load(ctx, id)
+}
+
+// Save closes a finished game to edits and files it as rated or normal (000 L206, matrix R95).
+func (s *Games) Save(ctx context.Context, u *User, id, version int64, rated bool) (*State, error) {
+	if err := need(u, RoleHost); err != nil {
+		return nil, err
+	}
+	st, err := s.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if st.Game.Status != GameLive {
+		return st, Errorf(Closed, "the game is already saved")
+	}
+	if st.Game.Version != version {
+		return st, Errorf(Conflict, "someone else changed this game")
+	}
+	if !st.Play.Finished() {
+		return st, Errorf(Invalid, "the game has no result yet")
+	}
+	action := "save_normal"
+	if rated {
+		action = "save_rated"
+	}
+	err = s.Store.SetStatus(ctx, id, version, GameSaved, rated, st.Play.Winner().String(), AuditEntry{At: s.now(), By: u.ID, Action: action})
+	if err != nil {
+		return st, err
+	}
+	return s.load(ctx, id)
+}
+
+// Reopen opens a saved game to edits again. Only an admin may; it is logged.
+func (s *Games) Reopen(ctx context.Context, u *User, id, version int64) (*State, error) {
+	if err := need(u, RoleAdmin); err != nil {
+		return nil, err
+	}
+	st, err := s.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if st.Game.Status != GameSaved {
+		return st, Errorf(Invalid, "the game is not saved")
+	}
+	if st.Game.Version != version {
+		return st, Errorf(Conflict, "someone else changed this game")
+	}
+	if err := s.Store.SetStatus(ctx, id, version, GameLive, st.Game.Rated, "", AuditEntry{At: s.now(), By: u.ID, Action: "reopen"}); err != nil {
+		return st, err
+	}
+	return s.load(ctx, id)
+}
+
+// RuleError returns the engine's rule error behind a Rejected error, if any.
+func RuleError(err error) *mafia.RuleError {
+	var re *mafia.RuleError
+	if errors.As(err, &re) {
+		return re
+	}
+	return nil
+}

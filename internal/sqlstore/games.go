@@ -1,0 +1,276 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"time"
+
+	"mafiaclub/internal/club"
+)
+
+// CreateGame stores a new live game with its seats.
+func (db *DB) CreateGame(ctx context.Context, g *club.Game) error {
+	opts, err := json.Marshal(g.Options)
+	if err != nil {
+		return club.Errorf(club.Invalid, "options: %v", err)
+	}
+	if g.Options == nil {
+		opts = []byte("{}")
+	}
+	if g.CreatedAt.IsZero() {
+		g.CreatedAt = time.Now()
+	}
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return translate(err, "game")
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `INSERT INTO games (rules, options, rated, status, host_id, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		g.Rules, string(opts), g.Rated, string(club.GameLive), g.HostID, ms(g.CreatedAt))
+	if err != nil {
+		return translate(err, "game")
+	}
+	if g.ID, err = res.LastInsertId(); err != nil {
+		return translate(err, "game")
+	}
+	for _, s := range g.Seats {
+		var player any
+		if s.PlayerID != 0 {
+			player = s.PlayerID
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO game_seats (game_id, seat, role, name, player_id) VALUES (?, ?, ?, ?, ?)`,
+			g.ID, s.Seat, s.Role, s.Name, player); err != nil {
+			return translate(err, "seat")
+		}
+	}
+	g.Status, g.Version, g.Events = club.GameLive, 0, 0
+	return translate(tx.Commit(), "game")
+}
+
+const gameCols = `g.id, g.rules, g.options, g.rated, g.status, g.host_id, u.name, g.version, g.events, g.winner, g.created_at, COALESCE(g.saved_at, 0)`
+
+func scanGame(row interface{ Scan(...any) error }) (*club.Game, error) {
+	var g club.Game
+	var opts, status string
+	var created, saved int64
+	if err := row.Scan(&g.ID, &g.Rules, &opts, &g.Rated, &status, &g.HostID, &g.HostName, &g.Version, &g.Events, &g.Winner, &created, &saved); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal([]byte(opts), &g.Options); err != nil {
+		return nil, err
+	}
+	g.Status, g.CreatedAt = club.GameStatus(status), fromMS(created)
+	if saved != 0 {
+		g.SavedAt = fromMS(saved)
+	}
+	return &g, nil
+}
+
+// Game returns a game with its seats.
+func (db *DB) Game(ctx context.Context, id int64) (*club.Game, error) {
+	g, err := scanGame(db.r.QueryRowContext(ctx, `SELECT `+gameCols+` FROM games g JOIN users u ON u.id = g.host_id WHERE g.id = ?`, id))
+	if err != nil {
+		return nil, translate(err, "game")
+	}
+	rows, err := db.r.QueryContext(ctx, `SELECT seat, role, name, COALESCE(player_id, 0) FROM game_seats WHERE game_id = ? ORDER BY seat`, id)
+	if err != nil {
+		return nil, translate(err, "game")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var s club.Seat
+		if err := rows.Scan(&s.Seat, &s.Role, &s.Name, &s.PlayerID); err != nil {
+			return nil, translate(err, "seat")
+		}
+		g.Seats = append(g.Seats, s)
+	}
+	return g, translate(rows.Err(), "seat")
+}
+
+// Games lists games, newest first, without their seats.
+func (db *DB) Games(ctx context.Context, f club.GameFilter) ([]club.Game, error) {
+	q := `SELECT ` + gameCols + ` FROM games g JOIN users u ON u.id = g.host_id WHERE 1 = 1`
+	var args []any
+	if f.Status != "" {
+		q += ` AND g.status = ?`
+		args = append(args, string(f.Status))
+	}
+	if f.HostID != 0 {
+		q += ` AND g.host_id = ?`
+		args = append(args, f.HostID)
+	}
+	limit := f.Limit
+	if limit <= 0 || limit > 500 {
+		limit = 100
+	}
+	q += ` ORDER BY g.created_at DESC, g.id DESC LIMIT ?`
+	args = append(args, limit)
+	rows, err := db.r.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, translate(err, "game")
+	}
+	defer rows.Close()
+	var out []club.Game
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, translate(err, "game")
+		}
+		out = append(out, *g)
+	}
+	return out, translate(rows.Err(), "game")
+}
+
+// Events returns a game's log in order.
+func (db *DB) Events(ctx context.Context, gameID int64) ([]club.StoredEvent, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT seq, event, at, by_user FROM game_events WHERE game_id = ? ORDER BY seq`, gameID)
+	if err != nil {
+		return nil, translate(err, "event")
+	}
+	defer rows.Close()
+	var out []club.StoredEvent
+	for rows.Next() {
+		var e club.StoredEvent
+		var ev string
+		var at int64
+		if err := rows.Scan(&e.Seq, &ev, &at, &e.By); err != nil {
+			return nil, translate(err, "event")
+		}
+		e.JSON, e.At = []byte(ev), fromMS(at)
+		out = append(out, e)
+	}
+	return out, translate(rows.Err(), "event")
+}
+
+// bump raises a live game's version from version, in tx; it tells a changed version (Conflict) from a saved game
+// (Closed) and a missing one (NotFound).
+func bump(ctx context.Context, tx *sql.Tx, gameID, version int64, eventsDelta int, wantStatus club.GameStatus) error {
+	res, err := tx.ExecContext(ctx, `UPDATE games SET version = version + 1, events = events + ? WHERE id = ? AND version = ? AND status = ?`,
+		eventsDelta, gameID, version, string(wantStatus))
+	if err != nil {
+		return translate(err, "game")
+	}
+	if n, _ := res.RowsAffected(); n == 1 {
+		return nil
+	}
+	var status string
+	var cur int64
+	if err := tx.QueryRowContext(ctx, `SELECT status, version FROM games WHERE id = ?`, gameID).Scan(&status, &cur); err != nil {
+		return translate(err, "game")
+	}
+	if cur != version {
+		return club.Errorf(club.Conflict, "someone else changed this game")
+	}
+	if wantStatus == club.GameLive {
+		return club.Errorf(club.Closed, "the game is saved; an admin may reopen it")
+	}
+	return club.Errorf(club.Invalid, "the game is not %s", wantStatus)
+}
+
+// Append adds events to a live game's log at version, in one transaction.
+func (db *DB) Append(ctx context.Context, gameID, version int64, events []club.StoredEvent) error {
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return translate(err, "game")
+	}
+	defer tx.Rollback()
+	if err := bump(ctx, tx, gameID, version, len(events), club.GameLive); err != nil {
+		return err
+	}
+	for _, e := range events {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO game_events (game_id, seq, event, at, by_user) VALUES (?, ?, ?, ?, ?)`,
+			gameID, e.Seq, string(e.JSON), ms(e.At), e.By); err != nil {
+			if club.ErrorCode(translate(err, "event")) == club.Conflict {
+				return club.Errorf(club.Conflict, "someone else changed this game")
+			}
+			return translate(err, "event")
+		}
+	}
+	return translate(tx.Commit(), "game")
+}
+
+// Undo removes the last event of a live game at version and logs it.
+func (db *DB) Undo(ctx context.Context, gameID, version int64, a club.AuditEntry) (club.StoredEvent, error) {
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return club.StoredEvent{}, translate(err, "game")
+	}
+	defer tx.Rollback()
+	if err := bump(ctx, tx, gameID, version, -1, club.GameLive); err != nil {
+		return club.StoredEvent{}, err
+	}
+	var e club.StoredEvent
+	var ev string
+	var at int64
+	err = tx.QueryRowContext(ctx, `SELECT seq, event, at, by_user FROM game_events WHERE game_id = ? ORDER BY seq DESC LIMIT 1`, gameID).Scan(&e.Seq, &ev, &at, &e.By)
+	if err == sql.ErrNoRows {
+		return e, club.Errorf(club.Invalid, "there is nothing to undo")
+	}
+	if err != nil {
+		return e, translate(err, "event")
+	}
+	e.JSON, e.At = []byte(ev), fromMS(at)
+	if _, err := tx.ExecContext(ctx, `DELETE FROM game_events WHERE game_id = ? AND seq = ?`, gameID, e.Seq); err != nil {
+		return e, translate(err, "event")
+	}
+	if err := audit(ctx, tx, gameID, a); err != nil {
+		return e, err
+	}
+	return e, translate(tx.Commit(), "game")
+}
+
+func audit(ctx context.Context, tx *sql.Tx, gameID int64, a club.AuditEntry) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO game_audit (game_id, at, by_user, action, detail) VALUES (?, ?, ?, ?, ?)`,
+		gameID, ms(a.At), a.By, a.Action, a.Detail)
+	return translate(err, "audit entry")
+}
+
+// SetStatus saves or reopens a game at version, and logs it.
+func (db *DB) SetStatus(ctx context.Context, gameID, version int64, status club.GameStatus, rated bool, winner string, a club.AuditEntry) error {
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return translate(err, "game")
+	}
+	defer tx.Rollback()
+	from := club.GameLive
+	if status == club.GameLive {
+		from = club.GameSaved
+	}
+	if err := bump(ctx, tx, gameID, version, 0, from); err != nil {
+		return err
+	}
+	var saved any
+	if status == club.GameSaved {
+		saved = ms(a.At)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE games SET status = ?, rated = ?, winner = ?, saved_at = ? WHERE id = ?`,
+		string(status), rated, winner, saved, gameID); err != nil {
+		return translate(err, "game")
+	}
+	if err := audit(ctx, tx, gameID, a); err != nil {
+		return err
+	}
+	return translate(tx.Commit(), "game")
+}
+
+// Audit returns a game's audit log in order.
+func (db *DB) Audit(ctx context.Context, gameID int64) ([]club.AuditEntry, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT a.at, a.by_user, u.name, a.action, a.detail FROM game_audit a
+		JOIN users u ON u.id = a.by_user WHERE a.game_id = ? ORDER BY a.id`, gameID)
+	if err != nil {
+		return nil, translate(err, "audit entry")
+	}
+	defer rows.Close()
+	var out []club.AuditEntry
+	for rows.Next() {
+		var a club.AuditEntry
+		var at int64
+		if err := rows.Scan(&at, &a.By, &a.ByName, &a.Action, &a.Detail); err != nil {
+			return nil, translate(err, "audit entry")
+		}
+		a.At = fromMS(at)
+		out = append(out, a)
+	}
+	return out, translate(rows.Err(), "audit entry")
+}

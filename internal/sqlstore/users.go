@@ -1,0 +1,151 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+
+	"mafiaclub/internal/club"
+)
+
+// CreateUser adds an account.
+func (db *DB) CreateUser(ctx context.Context, u *club.User) error {
+	if u.CreatedAt.IsZero() {
+		u.CreatedAt = time.Now()
+	}
+	var player any
+	if u.PlayerID != 0 {
+		player = u.PlayerID
+	}
+	res, err := db.w.ExecContext(ctx, `INSERT INTO users (login, name, role, password_hash, player_id, lang, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, u.Login, u.Name, string(u.Role), u.PasswordHash, player, u.Lang, ms(u.CreatedAt))
+	if err != nil {
+		return translate(err, "login "+u.Login)
+	}
+	u.ID, err = res.LastInsertId()
+	return translate(err, "user")
+}
+
+const userCols = `id, login, name, role, password_hash, COALESCE(player_id, 0), lang, created_at`
+
+func scanUser(row interface{ Scan(...any) error }) (*club.User, error) {
+	var u club.User
+	var role string
+	var created int64
+	if err := row.Scan(&u.ID, &u.Login, &u.Name, &role, &u.PasswordHash, &u.PlayerID, &u.Lang, &created); err != nil {
+		return nil, err
+	}
+	u.Role, u.CreatedAt = club.Role(role), fromMS(created)
+	return &u, nil
+}
+
+// UserByLogin finds an account by its login, ignoring case.
+func (db *DB) UserByLogin(ctx context.Context, login string) (*club.User, error) {
+	u, err := scanUser(db.r.QueryRowContext(ctx, `SELECT `+userCols+` FROM users WHERE login = ?`, strings.TrimSpace(login)))
+	return u, translate(err, "user")
+}
+
+// User finds an account by id.
+func (db *DB) User(ctx context.Context, id int64) (*club.User, error) {
+	u, err := scanUser(db.r.QueryRowContext(ctx, `SELECT `+userCols+` FROM users WHERE id = ?`, id))
+	return u, translate(err, "user")
+}
+
+// Users lists every account by login.
+func (db *DB) Users(ctx context.Context) ([]club.User, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT `+userCols+` FROM users ORDER BY login`)
+	if err != nil {
+		return nil, translate(err, "user")
+	}
+	defer rows.Close()
+	var out []club.User
+	for rows.Next() {
+		u, err := scanUser(rows)
+		if err != nil {
+			return nil, translate(err, "user")
+		}
+		out = append(out, *u)
+	}
+	return out, translate(rows.Err(), "user")
+}
+
+// SetUserLang remembers an account's language.
+func (db *DB) SetUserLang(ctx context.Context, id int64, lang string) error {
+	_, err := db.w.ExecContext(ctx, `UPDATE users SET lang = ? WHERE id = ?`, lang, id)
+	return translate(err, "user")
+}
+
+// CreateSession stores a session by the hash of its token.
+func (db *DB) CreateSession(ctx context.Context, tokenHash []byte, userID int64, expires time.Time) error {
+	_, err := db.w.ExecContext(ctx, `INSERT INTO sessions (token_hash, user_id, expires_at) VALUES (?, ?, ?)`, tokenHash, userID, ms(expires))
+	return translate(err, "session")
+}
+
+// SessionUser returns the account of an unexpired session.
+func (db *DB) SessionUser(ctx context.Context, tokenHash []byte, now time.Time) (*club.User, error) {
+	u, err := scanUser(db.r.QueryRowContext(ctx, `SELECT u.id, u.login, u.name, u.role, u.password_hash, COALESCE(u.player_id, 0), u.lang, u.created_at
+		FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ? AND s.expires_at > ?`, tokenHash, ms(now)))
+	if err == sql.ErrNoRows {
+		return nil, club.Errorf(club.Unauthorized, "the session has ended; log in again")
+	}
+	return u, translate(err, "session")
+}
+
+// DeleteSession ends a session.
+func (db *DB) DeleteSession(ctx context.Context, tokenHash []byte) error {
+	_, err := db.w.ExecContext(ctx, `DELETE FROM sessions WHERE token_hash = ?`, tokenHash)
+	return translate(err, "session")
+}
+
+// CreatePlayer adds a player profile.
+func (db *DB) CreatePlayer(ctx context.Context, p *club.Player) error {
+	if p.CreatedAt.IsZero() {
+		p.CreatedAt = time.Now()
+	}
+	res, err := db.w.ExecContext(ctx, `INSERT INTO players (nick, real_name, created_at) VALUES (?, ?, ?)`, p.Nick, p.RealName, ms(p.CreatedAt))
+	if err != nil {
+		return translate(err, "player")
+	}
+	p.ID, err = res.LastInsertId()
+	return translate(err, "player")
+}
+
+// Player finds a player by id.
+func (db *DB) Player(ctx context.Context, id int64) (*club.Player, error) {
+	var p club.Player
+	var created int64
+	err := db.r.QueryRowContext(ctx, `SELECT id, nick, real_name, created_at FROM players WHERE id = ?`, id).Scan(&p.ID, &p.Nick, &p.RealName, &created)
+	p.CreatedAt = fromMS(created)
+	return &p, translate(err, "player")
+}
+
+// SearchPlayers finds players whose nickname contains query (any case), nicknames that start with it first.
+func (db *DB) SearchPlayers(ctx context.Context, query string, limit int) ([]club.Player, error) {
+	if limit <= 0 || limit > 200 {
+		limit = 50
+	}
+	q := strings.ToLower(strings.TrimSpace(query))
+	like := "%" + escapeLike(q) + "%"
+	rows, err := db.r.QueryContext(ctx, `SELECT id, nick, real_name, created_at FROM players
+		WHERE lower(nick) LIKE ? ESCAPE '\' ORDER BY (lower(nick) LIKE ? ESCAPE '\') DESC, nick LIMIT ?`, like, escapeLike(q)+"%", limit)
+	if err != nil {
+		return nil, translate(err, "player")
+	}
+	defer rows.Close()
+	var out []club.Player
+	for rows.Next() {
+		var p club.Player
+		var created int64
+		if err := rows.Scan(&p.ID, &p.Nick, &p.RealName, &created); err != nil {
+			return nil, translate(err, "player")
+		}
+		p.CreatedAt = fromMS(created)
+		out = append(out, p)
+	}
+	return out, translate(rows.Err(), "player")
+}
+
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}

@@ -1,0 +1,198 @@
+// Package storetest is the contract every club.Store must pass. A store's own tests call Run with a function
+// that returns a fresh, empty store.
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"mafiaclub/internal/club"
+)
+
+// Run runs the whole contract against stores made by open.
+func Run(t *testing.T, open func(t *testing.T) club.Store) {
+	t.Run("users and sessions", func(t *testing.T) { usersAndSessions(t, open(t)) })
+	t.Run("players", func(t *testing.T) { players(t, open(t)) })
+	t.Run("game log", func(t *testing.T) { gameLog(t, open(t)) })
+	t.Run("concurrent appends", func(t *testing.T) { concurrentAppends(t, open(t)) })
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func wantCode(t *testing.T, err error, code club.Code) {
+	t.Helper()
+	if got := club.ErrorCode(err); got != code {
+		t.Fatalf("got %v (%q), want %q", err, got, code)
+	}
+}
+
+func usersAndSessions(t *testing.T, s club.Store) {
+	ctx := context.Background()
+	u := &club.User{Login: "Host1", Name: "Host One", Role: club.RoleHost, PasswordHash: "x"}
+	must(t, s.CreateUser(ctx, u))
+	if u.ID == 0 {
+		t.Fatal("no id")
+	}
+	wantCode(t, s.CreateUser(ctx, &club.User{Login: "host1", Name: "Other", Role: club.RoleHost, PasswordHash: "y"}), club.Conflict)
+	got, err := s.UserByLogin(ctx, "HOST1")
+	must(t, err)
+	if got.ID != u.ID || got.Role != club.RoleHost {
+		t.Errorf("got %+v", got)
+	}
+	_, err = s.UserByLogin(ctx, "nobody")
+	wantCode(t, err, club.NotFound)
+	must(t, s.SetUserLang(ctx, u.ID, "uk"))
+	if got, _ := s.User(ctx, u.ID); got.Lang != "uk" {
+		t.Errorf("lang: got %q", got.Lang)
+	}
+	now := time.Now()
+	tok := []byte("token-hash-1")
+	must(t, s.CreateSession(ctx, tok, u.ID, now.Add(time.Hour)))
+	su, err := s.SessionUser(ctx, tok, now)
+	must(t, err)
+	if su.ID != u.ID {
+		t.Errorf("session user %d, want %d", su.ID, u.ID)
+	}
+	_, err = s.SessionUser(ctx, tok, now.Add(2*time.Hour))
+	wantCode(t, err, club.Unauthorized)
+	must(t, s.DeleteSession(ctx, tok))
+	_, err = s.SessionUser(ctx, tok, now)
+	wantCode(t, err, club.Unauthorized)
+}
+
+func players(t *testing.T, s club.Store) {
+	ctx := context.Background()
+	for _, n := range []string{"Joker", "Ajax", "joy_ride", "Boris", "50%"} {
+		must(t, s.CreatePlayer(ctx, &club.Player{Nick: n}))
+	}
+	got, err := s.SearchPlayers(ctx, "jo", 10)
+	must(t, err)
+	var names []string
+	for _, p := range got {
+		names = append(names, p.Nick)
+	}
+	if fmt.Sprint(names) != "[joy_ride Joker]" && fmt.Sprint(names) != "[Joker joy_ride]" {
+		t.Errorf("search jo: got %v, want Joker and joy_ride (prefix matches first)", names)
+	}
+	got, _ = s.SearchPlayers(ctx, "%", 10)
+	if len(got) != 1 || got[0].Nick != "50%" {
+		t.Errorf("search %%: got %v, want only 50%%", got)
+	}
+}
+
+// NewHost makes a host account in s.
+func NewHost(t *testing.T, s club.Store, login string) *club.User {
+	t.Helper()
+	u := &club.User{Login: login, Name: login, Role: club.RoleHost, PasswordHash: "x"}
+	must(t, s.CreateUser(context.Background(), u))
+	return u
+}
+
+func tenSeats() []club.Seat {
+	roles := []string{"citizen", "citizen", "mafia", "citizen", "sheriff", "citizen", "don", "citizen", "mafia", "citizen"}
+	seats := make([]club.Seat, 10)
+	for i := range seats {
+		seats[i] = club.Seat{Seat: i + 1, Role: roles[i], Name: fmt.Sprintf("P%d", i+1)}
+	}
+	return seats
+}
+
+func ev(seq int, js string, by int64) club.StoredEvent {
+	return club.StoredEvent{Seq: seq, JSON: []byte(js), At: time.Now(), By: by}
+}
+
+func gameLog(t *testing.T, s club.Store) {
+	ctx := context.Background()
+	h := NewHost(t, s, "h")
+	g := &club.Game{Rules: "fiim-2025-club", Seats: tenSeats(), HostID: h.ID, Rated: true}
+	must(t, s.CreateGame(ctx, g))
+	got, err := s.Game(ctx, g.ID)
+	must(t, err)
+	if len(got.Seats) != 10 || got.Seats[6].Role != "don" || got.Version != 0 || got.Status != club.GameLive || got.HostName != "h" {
+		t.Fatalf("got %+v", got)
+	}
+	must(t, s.Append(ctx, g.ID, 0, []club.StoredEvent{ev(1, `{"type": "day"}`, h.ID)}))
+	wantCode(t, s.Append(ctx, g.ID, 0, []club.StoredEvent{ev(2, `{"type": "speech", "seat": 1}`, h.ID)}), club.Conflict)
+	must(t, s.Append(ctx, g.ID, 1, []club.StoredEvent{ev(2, `{"type": "speech", "seat": 1}`, h.ID), ev(3, `{"type": "speech", "seat": 2}`, h.ID)}))
+	log, err := s.Events(ctx, g.ID)
+	must(t, err)
+	if len(log) != 3 || string(log[2].JSON) != `{"type": "speech", "seat": 2}` {
+		t.Fatalf("log: %+v", log)
+	}
+	undone, err := s.Undo(ctx, g.ID, 2, club.AuditEntry{At: time.Now(), By: h.ID, Action: "undo"})
+	must(t, err)
+	if undone.Seq != 3 {
+		t.Errorf("undid %d, want 3", undone.Seq)
+	}
+	got, _ = s.Game(ctx, g.ID)
+	if got.Version != 3 || got.Events != 2 {
+		t.Errorf("after undo: version %d events %d, want 3 and 2", got.Version, got.Events)
+	}
+	// an undo followed by an append does not let a device that saw version 2 write again (no ABA)
+	wantCode(t, s.Append(ctx, g.ID, 2, []club.StoredEvent{ev(3, `{"type": "speech", "seat": 3}`, h.ID)}), club.Conflict)
+	must(t, s.SetStatus(ctx, g.ID, 3, club.GameSaved, false, "red", club.AuditEntry{At: time.Now(), By: h.ID, Action: "save_normal"}))
+	wantCode(t, s.Append(ctx, g.ID, 4, []club.StoredEvent{ev(3, `{"type": "speech", "seat": 3}`, h.ID)}), club.Closed)
+	got, _ = s.Game(ctx, g.ID)
+	if got.Status != club.GameSaved || got.Rated || got.Winner != "red" || got.SavedAt.IsZero() {
+		t.Errorf("after save: %+v", got)
+	}
+	must(t, s.SetStatus(ctx, g.ID, 4, club.GameLive, false, "", club.AuditEntry{At: time.Now(), By: h.ID, Action: "reopen"}))
+	a, err := s.Audit(ctx, g.ID)
+	must(t, err)
+	if len(a) != 3 || a[0].Action != "undo" || a[2].Action != "reopen" || a[0].ByName != "h" {
+		t.Errorf("audit: %+v", a)
+	}
+	list, err := s.Games(ctx, club.GameFilter{Status: club.GameLive})
+	must(t, err)
+	if len(list) != 1 || list[0].ID != g.ID {
+		t.Errorf("games: %+v", list)
+	}
+	_, err = s.Game(ctx, g.ID+100)
+	wantCode(t, err, club.NotFound)
+}
+
+// concurrentAppends: many devices append at the same version; exactly one wins each round.
+func concurrentAppends(t *testing.T, s club.Store) {
+	ctx := context.Background()
+	h := NewHost(t, s, "h")
+	g := &club.Game{Rules: "fiim-2025-club", Seats: tenSeats(), HostID: h.ID}
+	must(t, s.CreateGame(ctx, g))
+	for round := int64(0); round < 5; round++ {
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		ok, conflicts := 0, 0
+		for d := 0; d < 8; d++ {
+			wg.Add(1)
+			go func(d int) {
+				defer wg.Done()
+				err := s.Append(ctx, g.ID, round, []club.StoredEvent{ev(int(round)+1, fmt.Sprintf(`{"type": "foul", "seat": %d}`, d+1), h.ID)})
+				mu.Lock()
+				defer mu.Unlock()
+				switch club.ErrorCode(err) {
+				case "":
+					ok++
+				case club.Conflict:
+					conflicts++
+				default:
+					t.Errorf("device %d: %v", d, err)
+				}
+			}(d)
+		}
+		wg.Wait()
+		if ok != 1 || conflicts != 7 {
+			t.Fatalf("round %d: %d succeeded and %d conflicted, want 1 and 7", round, ok, conflicts)
+		}
+	}
+	log, _ := s.Events(ctx, g.ID)
+	if len(log) != 5 {
+		t.Errorf("%d events, want 5", len(log))
+	}
+}

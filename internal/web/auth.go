@@ -1,0 +1,90 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+
+	"mafiaclub/internal/club"
+)
+
+func (s *Server) home(w http.ResponseWriter, r *http.Request) {
+	if u := currentUser(r); u != nil && u.Role.Can(club.RoleHost) {
+		http.Redirect(w, r, "/games", http.StatusSeeOther)
+		return
+	}
+	p := s.page(r)
+	p.Title = p.T("home.title")
+	s.render(w, "home", p)
+}
+
+type loginView struct {
+	Page
+	Next, Login, Error string
+}
+
+func (s *Server) loginForm(w http.ResponseWriter, r *http.Request) {
+	p := s.page(r)
+	p.Title = p.T("login.title")
+	s.render(w, "login", loginView{Page: p, Next: safeNext(r.URL.Query().Get("next"))})
+}
+
+// login checks a login and password. A wrong login and a wrong password get the same answer, after the same
+// slow hash, so that an attacker cannot tell which logins exist.
+func (s *Server) login(w http.ResponseWriter, r *http.Request) {
+	login := strings.TrimSpace(r.PostFormValue("login"))
+	pass := r.PostFormValue("password")
+	next := safeNext(r.PostFormValue("next"))
+	u, err := s.Store.UserByLogin(r.Context(), login)
+	ok := false
+	if err == nil {
+		ok = club.CheckPassword(u.PasswordHash, pass)
+	} else {
+		club.CheckPassword(dummyHash, pass)
+		if club.ErrorCode(err) != club.NotFound {
+			s.fail(w, r, err)
+			return
+		}
+	}
+	if !ok {
+		p := s.page(r)
+		p.Title = p.T("login.title")
+		w.WriteHeader(http.StatusUnauthorized)
+		s.render(w, "login", loginView{Page: p, Next: next, Login: login, Error: p.T("login.wrong")})
+		return
+	}
+	if err := s.startSession(w, r, u); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+// dummyHash is checked when the login does not exist, so that both failures take as long.
+var dummyHash, _ = club.HashPassword("not a real password at all")
+
+func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
+	s.endSession(w, r)
+	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+// setLang switches the language and remembers it: in a cookie, and on the account when logged in.
+func (s *Server) setLang(w http.ResponseWriter, r *http.Request) {
+	lang := r.PostFormValue("lang")
+	valid := false
+	for _, l := range Languages {
+		valid = valid || l == lang
+	}
+	if !valid {
+		s.fail(w, r, club.Errorf(club.Invalid, "unknown language %q", lang))
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: "lang", Value: lang, Path: "/", MaxAge: 365 * 24 * 3600, SameSite: http.SameSiteLaxMode,
+		Secure: s.secureCookie(r)})
+	if u := currentUser(r); u != nil {
+		if err := s.Store.SetUserLang(r.Context(), u.ID, lang); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	}
+	http.Redirect(w, r, safeNext(r.PostFormValue("next")), http.StatusSeeOther)
+}

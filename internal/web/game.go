@@ -1,0 +1,292 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"mafiaclub/internal/club"
+	"mafiaclub/mafia"
+	"mafiaclub/mafia/record"
+)
+
+type gameListView struct {
+	Page
+	Live, Saved []club.Game
+}
+
+func (s *Server) gameList(w http.ResponseWriter, r *http.Request) {
+	p := s.page(r)
+	p.Title = p.T("games.title")
+	live, err := s.Store.Games(r.Context(), club.GameFilter{Status: club.GameLive, Limit: 50})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	saved, err := s.Store.Games(r.Context(), club.GameFilter{Status: club.GameSaved, Limit: 50})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.render(w, "games", gameListView{Page: p, Live: live, Saved: saved})
+}
+
+func gameID(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, club.Errorf(club.NotFound, "no such game")
+	}
+	return id, nil
+}
+
+func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
+	id, err := gameID(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	st, err := s.Games.Load(r.Context(), currentUser(r), id)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.renderGame(w, r, http.StatusOK, st, "")
+}
+
+// gameRecord downloads the game's record in the spec's form.
+func (s *Server) gameRecord(w http.ResponseWriter, r *http.Request) {
+	id, err := gameID(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	st, err := s.Games.Load(r.Context(), currentUser(r), id)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	rec := *st.Record
+	rec.Extra = map[string]json.RawMessage{}
+	rec.Extra["id"] = []byte(strconv.FormatInt(id, 10))
+	rec.Extra["rated"] = []byte(strconv.FormatBool(st.Game.Rated))
+	rec.Extra["started"] = []byte(`"` + st.Game.CreatedAt.In(s.Zone).Format(time.RFC3339) + `"`)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="game-%d.json"`, id))
+	w.Write(record.Encode(&rec))
+}
+
+// gameAct records the host's action: the form names an event (or a batch, "shoot_all") and the version it was
+// made on.
+func (s *Server) gameAct(w http.ResponseWriter, r *http.Request) {
+	id, err := gameID(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	version, err := strconv.ParseInt(r.PostFormValue("version"), 10, 64)
+	if err != nil {
+		s.fail(w, r, club.Errorf(club.Invalid, "the form has no version; reload the page"))
+		return
+	}
+	u := currentUser(r)
+	st, err := s.Games.Load(r.Context(), u, id)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	events, err := eventsFromForm(r, st)
+	if err != nil {
+		s.renderGame(w, r, http.StatusBadRequest, st, s.errorText(s.page(r).Lang, err))
+		return
+	}
+	s.afterChange(w, r, st, version)(s.Games.Act(r.Context(), u, id, version, events))
+}
+
+// afterChange answers a change: on success the browser is sent back to the game (its new state is durable by
+// now); on failure the game is shown again, fresh, with the reason.
+func (s *Server) afterChange(w http.ResponseWriter, r *http.Request, old *club.State, version int64) func(*club.State, error) {
+	return func(st *club.State, err error) {
+		if err == nil {
+			s.Live.Publish(st.Game.ID, st.Game.Version)
+			http.Redirect(w, r, fmt.Sprintf("/games/%d", st.Game.ID), http.StatusSeeOther)
+			return
+		}
+		if st == nil {
+			st = old
+		}
+		switch club.ErrorCode(err) {
+		case club.Rejected, club.Conflict, club.Closed, club.Invalid:
+			s.renderGame(w, r, status(club.ErrorCode(err)), st, s.errorText(s.page(r).Lang, err))
+		default:
+			s.fail(w, r, err)
+		}
+	}
+}
+
+func (s *Server) gameUndo(w http.ResponseWriter, r *http.Request) {
+	id, err := gameID(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	version, _ := strconv.ParseInt(r.PostFormValue("version"), 10, 64)
+	u := currentUser(r)
+	if r.PostFormValue("confirm") != "yes" {
+		s.fail(w, r, club.Errorf(club.Invalid, "confirm the undo"))
+		return
+	}
+	s.afterChange(w, r, nil, version)(s.Games.Undo(r.Context(), u, id, version))
+}
+
+func (s *Server) gameSave(w http.ResponseWriter, r *http.Request) {
+	id, err := gameID(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	version, _ := strconv.ParseInt(r.PostFormValue("version"), 10, 64)
+	rated := r.PostFormValue("rated") == "yes"
+	s.afterChange(w, r, nil, version)(s.Games.Save(r.Context(), currentUser(r), id, version, rated))
+}
+
+func (s *Server) gameReopen(w http.ResponseWriter, r *http.Request) {
+	id, err := gameID(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	version, _ := strconv.ParseInt(r.PostFormValue("version"), 10, 64)
+	s.afterChange(w, r, nil, version)(s.Games.Reopen(r.Context(), currentUser(r), id, version))
+}
+
+// gameLive streams a game's new versions (server-sent events), so that a second device reloads when the first
+// records something.
+func (s *Server) gameLive(w http.ResponseWriter, r *http.Request) {
+	id, err := gameID(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	rc := http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(time.Time{})
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	if rc.Flush() != nil {
+		return
+	}
+	ch, stop := s.Live.Subscribe(id)
+	defer stop()
+	tick := time.NewTicker(25 * time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case v := <-ch:
+			fmt.Fprintf(w, "event: version\ndata: %d\n\n", v)
+		case <-tick.C:
+			fmt.Fprint(w, ": keep-alive\n\n")
+		}
+		if rc.Flush() != nil {
+			return
+		}
+	}
+}
+
+// eventsFromForm turns the action form into record events. It only reads the form; whether the rules allow the
+// events is the engine's answer.
+func eventsFromForm(r *http.Request, st *club.State) ([]record.Event, error) {
+	f := r.PostForm
+	n := len(st.Game.Seats)
+	seat := func(name string) (uint8, error) {
+		v, err := strconv.Atoi(f.Get(name))
+		if err != nil || v < 1 || v > n {
+			return 0, club.Errorf(club.Invalid, "choose a seat from 1 to %d", n)
+		}
+		return uint8(v), nil
+	}
+	seats := func(name string) (mafia.Seats, []int, error) {
+		var set mafia.Seats
+		var list []int
+		for _, x := range f[name] {
+			v, err := strconv.Atoi(x)
+			if err != nil || v < 1 || v > n {
+				return 0, nil, club.Errorf(club.Invalid, "choose seats from 1 to %d", n)
+			}
+			if !set.Has(v) {
+				list = append(list, v)
+			}
+			set = set.Add(v)
+		}
+		return set, list, nil
+	}
+	typ := f.Get("type")
+	if typ == "shoot_all" {
+		// "all at seat N" in one tap: one shot by each black player who has not shot yet, as the engine lists them.
+		target, err := seat("target")
+		if err != nil {
+			return nil, err
+		}
+		next := st.Play.Next()
+		var out []record.Event
+		for _, by := range next.Actors.List() {
+			out = append(out, record.Event{Event: mafia.Shot(by, int(target))})
+		}
+		if len(out) == 0 {
+			return nil, club.Errorf(club.Invalid, "nobody is left to shoot")
+		}
+		return out, nil
+	}
+	t, ok := mafia.ParseEventType(typ)
+	if !ok {
+		return nil, club.Errorf(club.Invalid, "unknown action %q", typ)
+	}
+	e := record.Event{Event: mafia.Event{Type: t}, Reason: strings.TrimSpace(f.Get("reason")), Note: strings.TrimSpace(f.Get("note"))}
+	var err error
+	switch t {
+	case mafia.EvSpeech, mafia.EvFoul, mafia.EvWarning, mafia.EvDisqualify, mafia.EvTeamLoss, mafia.EvAdjust:
+		e.Seat, err = seat("seat")
+	case mafia.EvNominate, mafia.EvShot, mafia.EvCheck, mafia.EvHeal:
+		if e.Seat, err = seat("by"); err == nil {
+			e.Target, err = seat("target")
+		}
+	case mafia.EvVote:
+		if e.Target, err = seat("target"); err == nil {
+			e.Voters, _, err = seats("voters")
+			e.VotersGiven = true
+		}
+	case mafia.EvLift:
+		e.Voters, _, err = seats("voters")
+		e.VotersGiven = true
+	case mafia.EvBestMove:
+		var list []int
+		if e.Seat, err = seat("by"); err == nil {
+			_, list, err = seats("targets")
+		}
+		if err == nil && (len(list) == 0 || len(list) > 3) {
+			err = club.Errorf(club.Invalid, "name one to three seats")
+		}
+		for _, x := range list {
+			e.Targets[e.NTargets] = uint8(x)
+			e.NTargets++
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if t == mafia.EvAdjust {
+		h, perr := record.Hundredths([]byte(strings.TrimSpace(f.Get("points"))))
+		if perr != nil {
+			return nil, club.Errorf(club.Invalid, "points: %v", perr)
+		}
+		e.Points = int32(h)
+	}
+	if (t == mafia.EvDisqualify || t == mafia.EvTeamLoss) && e.Reason == "" {
+		return nil, club.Errorf(club.Invalid, "give the reason")
+	}
+	return []record.Event{e}, nil
+}

@@ -1,0 +1,327 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"mafiaclub/internal/club"
+	"mafiaclub/mafia"
+	"mafiaclub/mafia/record"
+)
+
+type seatView struct {
+	N                int
+	Name             string
+	Guest            bool
+	Role, RoleLetter string
+	Black            bool
+	Alive            bool
+	Out              string
+	Fouls, Warnings  int
+	Muted, Nominated bool
+	Speaking, Actor  bool
+	Candidate, Voted bool
+	LastWord         bool
+	Points           string
+}
+
+type stepView struct {
+	Key     string // identifies the step for the page's timer
+	Label   string
+	Seat    int
+	Limit   int
+	Event   string
+	Current bool
+	Lost    bool
+}
+
+type voteView struct {
+	Candidate int
+	Last      bool
+	Counts    []string
+}
+
+type pointsRow struct {
+	N          int
+	Name, Role string
+	Total      string
+	Items      []string
+}
+
+type chronoLine struct {
+	Seq  int
+	Text string
+}
+
+type gameView struct {
+	Page
+	Game       *club.Game
+	Version    int64
+	RulesName  string
+	Phase      string
+	Live       bool
+	Error      string
+	Seats      []seatView
+	Steps      []stepView
+	Next       mafia.Next
+	Allowed    map[string]bool
+	Actors     []int
+	Speaker    int
+	Vote       *voteView
+	Lift       bool
+	Checker    int
+	CheckKind  string // "don" or "sheriff"
+	Healer     int
+	BestMover  int
+	Answers    []string
+	Nominated  []string
+	Finished   bool
+	Winner     string
+	Points     []pointsRow
+	Adjust     []string // the allowed adjustment steps, for the club's rules
+	FreeAdjust bool
+	Chrono     []chronoLine
+	Audit      []club.AuditEntry
+	LastEvent  string
+	HasPoints  bool
+}
+
+// renderGame shows the host page: the table, what happens next as the engine says, the actions it allows, the
+// points and the chronology.
+func (s *Server) renderGame(w http.ResponseWriter, r *http.Request, code int, st *club.State, errText string) {
+	p := s.page(r)
+	g := st.Play
+	rs := g.Rules()
+	next := g.Next()
+	res := g.Result()
+	v := gameView{Page: p, Game: st.Game, Version: st.Game.Version, RulesName: rs.Title, Live: st.Game.Status == club.GameLive,
+		Error: errText, Next: next, Allowed: map[string]bool{}, Finished: g.Finished(), HasPoints: rs.HasPoints()}
+	v.Title = p.T("game.title", st.Game.ID)
+	phase, num := g.Phase()
+	v.Phase = p.T("phase."+phase.String(), num)
+	if v.Live {
+		for _, t := range mafia.EventTypes() {
+			if next.Allowed.Has(t) {
+				v.Allowed[t.String()] = true
+			}
+		}
+	}
+	v.Actors = next.Actors.List()
+	v.Speaker = next.Speaker
+	for i := 0; i < next.NNom; i++ {
+		v.Nominated = append(v.Nominated, p.T("game.nomination", next.Nominators[i], next.Nominations[i]))
+	}
+	candidates := mafia.Seats(0)
+	for i := 0; i < next.NCand; i++ {
+		candidates = candidates.Add(int(next.Candidates[i]))
+	}
+	nominated := mafia.Seats(0)
+	for i := 0; i < next.NNom; i++ {
+		nominated = nominated.Add(int(next.Nominations[i]))
+	}
+	for _, sr := range res.Seats {
+		info := st.Game.Seats[sr.Seat-1]
+		sv := seatView{N: sr.Seat, Name: info.Name, Guest: info.PlayerID == 0, Role: p.T("role." + sr.Role.String()),
+			RoleLetter: sr.Role.Letter(), Black: sr.Team == mafia.Black, Alive: sr.Alive, Fouls: sr.Fouls, Warnings: sr.Warnings,
+			Muted: next.Muted.Has(sr.Seat), Nominated: nominated.Has(sr.Seat), Speaking: next.Speaker == sr.Seat,
+			Actor: next.Actors.Has(sr.Seat), Candidate: candidates.Has(sr.Seat), Voted: next.Voted.Has(sr.Seat),
+			Points: formatPoints(sr.Points)}
+		if sr.Out.How != mafia.NotOut {
+			sv.Out = p.T("out."+sr.Out.How.String(), p.T("phase."+sr.Out.Phase.String(), sr.Out.Number))
+		}
+		v.Seats = append(v.Seats, sv)
+	}
+	for i, ps := range next.Plan() {
+		sv := stepView{Label: s.stepLabel(p, ps), Seat: ps.Seat, Limit: ps.Limit, Current: i == 0 || ps.Current,
+			Lost: ps.Speech == mafia.SpeechLost}
+		if ps.Event != mafia.NoEvent {
+			sv.Event = ps.Event.String()
+		}
+		sv.Key = fmt.Sprintf("g%d-%s%d-%s-%d-%d", st.Game.ID, phase, num, ps.Step, ps.Seat, len(st.Log))
+		if ps.Step == mafia.StepSpeech || ps.Step == mafia.StepLastWord {
+			sv.Key = fmt.Sprintf("g%d-%s%d-%s-%d", st.Game.ID, phase, num, ps.Step, ps.Seat)
+		}
+		v.Steps = append(v.Steps, sv)
+		if ps.Step == mafia.StepSpeech && ps.Current {
+			for j := range v.Seats {
+				v.Seats[j].Speaking = v.Seats[j].N == ps.Seat
+			}
+		}
+		if ps.Step == mafia.StepLastWord {
+			v.Seats[ps.Seat-1].LastWord = true
+		}
+	}
+	first := func(step mafia.Step) (mafia.PlanStep, bool) {
+		for _, ps := range next.Plan() {
+			if ps.Step == step {
+				return ps, true
+			}
+		}
+		return mafia.PlanStep{}, false
+	}
+	if ps, ok := first(mafia.StepVote); ok && v.Allowed["vote"] {
+		vv := &voteView{Candidate: ps.Seat, Last: next.NCand <= 1}
+		for i := 0; i < next.NCand; i++ {
+			c := int(next.Candidates[i])
+			if c == ps.Seat {
+				vv.Last = i == next.NCand-1
+				break
+			}
+			vv.Counts = append(vv.Counts, p.T("game.votes_for", c, next.Counts[i]))
+		}
+		v.Vote = vv
+	}
+	v.Lift = v.Allowed["lift"]
+	if ps, ok := first(mafia.StepDonCheck); ok && v.Allowed["check"] {
+		v.Checker, v.CheckKind = ps.Seat, "don"
+	} else if ps, ok := first(mafia.StepSheriffCheck); ok && v.Allowed["check"] {
+		v.Checker, v.CheckKind = ps.Seat, "sheriff"
+	}
+	if ps, ok := first(mafia.StepHeal); ok && v.Allowed["heal"] {
+		v.Healer = ps.Seat
+	}
+	if v.Allowed["best_move"] {
+		v.BestMover = next.Actors.List()[0]
+	}
+	if next.DonAnswer != mafia.NoAnswer {
+		v.Answers = append(v.Answers, p.T("game.answer_don", p.T("answer."+next.DonAnswer.String()), p.T("gesture."+next.DonAnswer.Gesture().String())))
+	}
+	if next.SheriffAnswer != mafia.NoAnswer {
+		v.Answers = append(v.Answers, p.T("game.answer_sheriff", p.T("answer."+next.SheriffAnswer.String()), p.T("gesture."+next.SheriffAnswer.Gesture().String())))
+	}
+	if v.Finished {
+		v.Winner = p.T("winner." + g.Winner().String())
+	}
+	for _, sr := range res.Seats {
+		row := pointsRow{N: sr.Seat, Name: st.Game.Seats[sr.Seat-1].Name, Role: p.T("role." + sr.Role.String()), Total: formatPoints(sr.Points)}
+		for _, it := range sr.Score {
+			row.Items = append(row.Items, p.T("item."+it.Item.String())+" "+signed(it.Points))
+		}
+		v.Points = append(v.Points, row)
+	}
+	switch rs.Points {
+	case mafia.Points2025:
+		v.Adjust = []string{"0.1", "0.3", "0.5", "-0.1", "-0.3", "-0.5"} // 000 L198
+	case mafia.PointsXCraft:
+		v.FreeAdjust = true
+	}
+	v.Chrono = s.chronology(p, st)
+	if len(st.Log) > 0 {
+		v.LastEvent = v.Chrono[len(v.Chrono)-1].Text
+	}
+	audit, err := s.Store.Audit(r.Context(), st.Game.ID)
+	if err == nil {
+		v.Audit = audit
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	s.render(w, "game", v)
+}
+
+func signed(h int) string {
+	if h > 0 {
+		return "+" + formatPoints(h)
+	}
+	return formatPoints(h)
+}
+
+func (s *Server) stepLabel(p Page, ps mafia.PlanStep) string {
+	key := "step." + ps.Step.String()
+	switch {
+	case ps.Step == mafia.StepSpeech && ps.Speech == mafia.SpeechLost:
+		return p.T("step.speech_lost", ps.Seat)
+	case ps.Step == mafia.StepSpeech && ps.Speech == mafia.SpeechShort:
+		return p.T("step.speech_short", ps.Seat)
+	case ps.WithBestMove:
+		return p.T("step.last_word_bm", ps.Seat)
+	case ps.Seat != 0:
+		return p.T(key, ps.Seat)
+	}
+	return p.T(key)
+}
+
+// chronology describes every event of the log with its phase and time: "Day 2, 19:42:05, #4 nominated #7".
+func (s *Server) chronology(p Page, st *club.State) []chronoLine {
+	rec := st.Record
+	g, err := mafia.NewGame(rec.Rules, rec.Options, rec.Roles())
+	if err != nil {
+		return nil
+	}
+	out := make([]chronoLine, 0, len(rec.Events))
+	for i, e := range rec.Events {
+		phase, num := g.Phase()
+		answer := ""
+		if e.Type == mafia.EvCheck {
+			a := g.Answer(int(e.Seat), int(e.Target))
+			answer = p.T("answer." + a.String())
+		}
+		_ = g.Apply(e.Event)
+		text := s.describe(p, e, answer)
+		if e.Reason != "" {
+			text += " — " + e.Reason
+		}
+		at := ""
+		if i < len(st.Log) {
+			at = p.Clock(st.Log[i].At)
+		}
+		out = append(out, chronoLine{Seq: i + 1, Text: p.T("phase."+phase.String(), num) + ", " + at + ", " + text})
+	}
+	return out
+}
+
+func (s *Server) describe(p Page, e record.Event, answer string) string {
+	list := func(set mafia.Seats) string {
+		var parts []string
+		for _, x := range set.List() {
+			parts = append(parts, "#"+strconv.Itoa(x))
+		}
+		if len(parts) == 0 {
+			return "—"
+		}
+		return strings.Join(parts, " ")
+	}
+	switch e.Type {
+	case mafia.EvDay, mafia.EvNight, mafia.EvDraw:
+		return p.T("ev." + e.Type.String())
+	case mafia.EvSpeech, mafia.EvFoul, mafia.EvWarning, mafia.EvDisqualify, mafia.EvTeamLoss:
+		return p.T("ev."+e.Type.String(), e.Seat)
+	case mafia.EvNominate, mafia.EvShot, mafia.EvHeal:
+		return p.T("ev."+e.Type.String(), e.Seat, e.Target)
+	case mafia.EvCheck:
+		return p.T("ev.check", e.Seat, e.Target, answer)
+	case mafia.EvVote:
+		if !e.VotersGiven {
+			return p.T("ev.vote_rest", e.Target)
+		}
+		return p.T("ev.vote", e.Target, e.Voters.Len(), list(e.Voters))
+	case mafia.EvLift:
+		return p.T("ev.lift", e.Voters.Len(), list(e.Voters))
+	case mafia.EvBestMove:
+		var named mafia.Seats
+		for _, t := range e.Targets[:e.NTargets] {
+			named = named.Add(int(t))
+		}
+		return p.T("ev.best_move", e.Seat, list(named))
+	case mafia.EvAdjust:
+		return p.T("ev.adjust", e.Seat, signed(int(e.Points)))
+	}
+	return e.Type.String()
+}
+
+// ruleText says a broken rule in the user's language, with the seats it concerns and the rule's reference.
+func (s *Server) ruleText(lang string, err error, re *mafia.RuleError) string {
+	text := s.Catalog.T(lang, "rule."+re.Code)
+	var v *mafia.Violation
+	if errors.As(err, &v) && v.Detail != "" && lang == "en" {
+		text += ": " + v.Detail
+	} else if errors.As(err, &v) && v.Seat != 0 {
+		text += " (#" + strconv.Itoa(v.Seat) + ")"
+	}
+	if re.Rule != "" {
+		text += " [" + re.Rule + "]"
+	}
+	return text
+}

@@ -1,0 +1,96 @@
+package web
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+)
+
+//go:embed i18n/*.json
+var catalogFS embed.FS
+
+// Languages are the interface languages, the default first.
+var Languages = []string{"uk", "en"}
+
+// Catalog holds every user-facing string by language and key. Values are fmt formats (%[1]v ...).
+type Catalog map[string]map[string]string
+
+// LoadCatalog reads the embedded catalogues.
+func LoadCatalog() (Catalog, error) {
+	c := Catalog{}
+	for _, lang := range Languages {
+		data, err := catalogFS.ReadFile("i18n/" + lang + ".json")
+		if err != nil {
+			return nil, err
+		}
+		m := map[string]string{}
+		if err := json.Unmarshal(data, &m); err != nil {
+			return nil, fmt.Errorf("catalogue %s: %w", lang, err)
+		}
+		c[lang] = m
+	}
+	return c, nil
+}
+
+// T translates key into lang. A missing key shows itself in brackets, so a test or a person notices.
+func (c Catalog) T(lang, key string, args ...any) string {
+	s, ok := c[lang][key]
+	if !ok {
+		s, ok = c["en"][key]
+	}
+	if !ok {
+		return "[" + key + "]"
+	}
+	if len(args) == 0 {
+		return s
+	}
+	return fmt.Sprintf(s, args...)
+}
+
+// Has reports whether key exists in every language.
+func (c Catalog) Has(key string) bool {
+	for _, lang := range Languages {
+		if _, ok := c[lang][key]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// Keys returns the keys of one language, sorted.
+func (c Catalog) Keys(lang string) []string {
+	var keys []string
+	for k := range c[lang] {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// pickLang chooses the language: a ?lang= choice, the lang cookie, the account's, then Accept-Language.
+func pickLang(r *http.Request, userLang string) string {
+	valid := func(l string) bool {
+		for _, x := range Languages {
+			if x == l {
+				return true
+			}
+		}
+		return false
+	}
+	if c, err := r.Cookie("lang"); err == nil && valid(c.Value) {
+		return c.Value
+	}
+	if valid(userLang) {
+		return userLang
+	}
+	for _, part := range strings.Split(r.Header.Get("Accept-Language"), ",") {
+		tag := strings.ToLower(strings.TrimSpace(strings.SplitN(part, ";", 2)[0]))
+		if l := strings.SplitN(tag, "-", 2)[0]; valid(l) {
+			return l
+		}
+	}
+	return Languages[0]
+}

@@ -1,0 +1,279 @@
+package web
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"math/big"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"mafiaclub/internal/club"
+	"mafiaclub/mafia"
+	"mafiaclub/mafia/record"
+)
+
+type optionField struct {
+	Key, Kind string
+	Required  bool
+	Bool      bool
+	Text      string
+	Choices   []string
+}
+
+type seatField struct {
+	N           int
+	Name, Role  string
+	Guest       bool
+	RoleChoices []string
+}
+
+type newGameView struct {
+	Page
+	Rules      []*mafia.Rules
+	RulesID    string
+	Players    []club.Player
+	N          int
+	Counts     []int
+	Options    []optionField
+	Seats      []seatField
+	Deal       string // "random" or "hand"
+	Shuffle    bool
+	Rated      bool
+	Mafia      int // home rule sets: how many mafia to deal
+	Doctor     bool
+	FixedTable bool
+	Error      string
+}
+
+func (s *Server) newGameForm(w http.ResponseWriter, r *http.Request) {
+	s.renderNewGame(w, r, http.StatusOK, s.newGameFromForm(r), "")
+}
+
+// newGameFromForm reads the form (or the query on first display) into the view, with the rule set's defaults.
+func (s *Server) newGameFromForm(r *http.Request) newGameView {
+	r.ParseForm()
+	first := !r.Form.Has("form") // the form's own fields are there once it has been shown
+	p := s.page(r)
+	p.Title = p.T("new.title")
+	v := newGameView{Page: p, Rules: mafia.RuleSets(), RulesID: r.Form.Get("rules"), Deal: r.Form.Get("deal"),
+		Rated: r.Form.Get("rated") == "on" || first, Shuffle: r.Form.Get("shuffle") == "on"}
+	rs, ok := mafia.RuleSet(v.RulesID)
+	if !ok {
+		rs, _ = mafia.RuleSet("fiim-2025-club")
+		v.RulesID = rs.ID
+	}
+	if v.Deal != "hand" {
+		v.Deal = "random"
+	}
+	_, v.FixedTable = rs.Composition(rs.MaxPlayers)
+	for n := rs.MinPlayers; n <= rs.MaxPlayers && n <= 16; n++ {
+		v.Counts = append(v.Counts, n)
+	}
+	v.N, _ = strconv.Atoi(r.Form.Get("n"))
+	if v.N < rs.MinPlayers || v.N > rs.MaxPlayers {
+		v.N = 10
+		if v.N < rs.MinPlayers || v.N > rs.MaxPlayers {
+			v.N = rs.MinPlayers
+		}
+	}
+	v.Mafia, _ = strconv.Atoi(r.Form.Get("mafia"))
+	if v.Mafia < 1 {
+		v.Mafia = max(1, v.N/4)
+	}
+	v.Doctor = r.Form.Get("doctor") == "on"
+	for _, key := range rs.OptionKeys() {
+		info, _ := rs.Option(key)
+		f := optionField{Key: key, Required: info.Required, Choices: info.Choices}
+		given := r.Form.Has("opt_" + key)
+		switch info.Kind {
+		case mafia.OptBool:
+			f.Kind = "bool"
+			f.Bool = info.Default.Bool
+			if r.Form.Has("opt_" + key + "_shown") {
+				f.Bool = r.Form.Get("opt_"+key) == "on"
+			}
+		case mafia.OptPoints:
+			f.Kind = "text"
+			f.Text = record.FormatPoints(info.Default.Points[0]) + ", " + record.FormatPoints(info.Default.Points[1])
+		case mafia.OptList:
+			f.Kind = "text"
+			f.Text = strings.Join(info.Choices, ", ")
+		case mafia.OptChoice:
+			f.Kind = "choice"
+			f.Text = info.Choices[0]
+		}
+		if given && f.Kind != "bool" {
+			f.Text = r.Form.Get("opt_" + key)
+		}
+		v.Options = append(v.Options, f)
+	}
+	roleChoices := []string{"citizen", "sheriff", "mafia", "don"}
+	if !v.FixedTable {
+		roleChoices = []string{"citizen", "commissar", "doctor", "mafia", "don"}
+	}
+	for i := 1; i <= v.N; i++ {
+		k := strconv.Itoa(i)
+		v.Seats = append(v.Seats, seatField{N: i, Name: strings.TrimSpace(r.Form.Get("name" + k)), Role: r.Form.Get("role" + k),
+			Guest: r.Form.Get("guest"+k) == "on", RoleChoices: roleChoices})
+	}
+	return v
+}
+
+func (s *Server) renderNewGame(w http.ResponseWriter, r *http.Request, code int, v newGameView, errText string) {
+	players, err := s.Store.SearchPlayers(r.Context(), "", 200)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	v.Players, v.Error = players, errText
+	w.WriteHeader(code)
+	s.render(w, "newgame", v)
+}
+
+// createGame seats the players (shuffled at random if asked), deals the roles (with crypto/rand on the server,
+// or as entered for a game dealt with real cards), and starts the game. The engine checks the role table.
+func (s *Server) createGame(w http.ResponseWriter, r *http.Request) {
+	v := s.newGameFromForm(r)
+	bad := func(key string, args ...any) {
+		s.renderNewGame(w, r, http.StatusBadRequest, v, v.T(key, args...))
+	}
+	rs, _ := mafia.RuleSet(v.RulesID)
+	players, err := s.Store.SearchPlayers(r.Context(), "", 1000)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	byNick := map[string]club.Player{}
+	for _, p := range players {
+		byNick[strings.ToLower(p.Nick)] = p
+	}
+	seats := make([]club.Seat, v.N)
+	seen := map[string]bool{}
+	for i, f := range v.Seats {
+		if f.Name == "" {
+			bad("new.err.name", f.N)
+			return
+		}
+		if seen[strings.ToLower(f.Name)] {
+			bad("new.err.twice", f.Name)
+			return
+		}
+		seen[strings.ToLower(f.Name)] = true
+		seats[i] = club.Seat{Seat: f.N, Name: f.Name, Role: f.Role}
+		if p, ok := byNick[strings.ToLower(f.Name)]; ok && !f.Guest {
+			seats[i].PlayerID, seats[i].Name = p.ID, p.Nick
+		}
+	}
+	if v.Shuffle {
+		shuffle(len(seats), func(i, j int) {
+			seats[i].Name, seats[j].Name = seats[j].Name, seats[i].Name
+			seats[i].PlayerID, seats[j].PlayerID = seats[j].PlayerID, seats[i].PlayerID
+		})
+	}
+	if v.Deal == "random" {
+		roles, err := dealRoles(rs, v.N, v.Mafia, v.Doctor)
+		if err != nil {
+			bad("new.err.deal", err.Error())
+			return
+		}
+		for i := range seats {
+			seats[i].Role = roles[i].String()
+		}
+	}
+	opts := map[string][]byte{}
+	for _, f := range v.Options {
+		var raw []byte
+		switch f.Kind {
+		case "bool":
+			raw, _ = json.Marshal(f.Bool)
+		case "choice":
+			raw, _ = json.Marshal(f.Text)
+		default:
+			if f.Key == "bm_points" {
+				raw = []byte("[" + f.Text + "]")
+			} else {
+				var items []string
+				for _, it := range strings.Split(f.Text, ",") {
+					if it = strings.TrimSpace(it); it != "" {
+						items = append(items, it)
+					}
+				}
+				raw, _ = json.Marshal(items)
+			}
+		}
+		opts[f.Key] = raw
+	}
+	g, err := s.Games.Start(r.Context(), currentUser(r), club.NewGame{Rules: rs.ID, Options: opts, Seats: seats, Rated: v.Rated})
+	if err != nil {
+		if club.ErrorCode(err) == club.Invalid {
+			bad("new.err.setup", err.(*club.Error).Message)
+			return
+		}
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/games/"+strconv.FormatInt(g.ID, 10), http.StatusSeeOther)
+}
+
+// dealRoles deals the rule set's table for n players at random with crypto/rand. Home rule sets deal the given
+// number of mafia, one commissar, a doctor if asked, and citizens.
+func dealRoles(rs *mafia.Rules, n, mafiaN int, doctor bool) ([]mafia.Role, error) {
+	var roles []mafia.Role
+	if comp, ok := rs.Composition(n); ok {
+		for _, role := range []mafia.Role{mafia.Citizen, mafia.Sheriff, mafia.Mafia, mafia.Don} {
+			for k := 0; k < comp[role]; k++ {
+				roles = append(roles, role)
+			}
+		}
+	} else {
+		roles = append(roles, mafia.Commissar)
+		if doctor && rs.ID == "home-doctor" {
+			roles = append(roles, mafia.Doctor)
+		}
+		for k := 0; k < mafiaN; k++ {
+			roles = append(roles, mafia.Mafia)
+		}
+		for len(roles) < n {
+			roles = append(roles, mafia.Citizen)
+		}
+		if len(roles) > n {
+			return nil, club.Errorf(club.Invalid, "too many special roles for %d players", n)
+		}
+	}
+	if err := rs.ValidateRoles(roles); err != nil {
+		return nil, err
+	}
+	shuffle(len(roles), func(i, j int) { roles[i], roles[j] = roles[j], roles[i] })
+	return roles, nil
+}
+
+// shuffle is a Fisher-Yates shuffle driven by crypto/rand: nobody can predict a deal or a seating.
+func shuffle(n int, swap func(i, j int)) {
+	for i := n - 1; i > 0; i-- {
+		j, err := rand.Int(rand.Reader, big.NewInt(int64(i+1)))
+		if err != nil {
+			panic(err) // crypto/rand does not fail on supported systems
+		}
+		swap(i, int(j.Int64()))
+	}
+}
+
+// playerSearch answers the seating form's search: club players whose nickname contains q.
+func (s *Server) playerSearch(w http.ResponseWriter, r *http.Request) {
+	ps, err := s.Store.SearchPlayers(r.Context(), r.URL.Query().Get("q"), 20)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	type item struct {
+		ID   int64  `json:"id"`
+		Nick string `json:"nick"`
+	}
+	out := []item{}
+	for _, p := range ps {
+		out = append(out, item{p.ID, p.Nick})
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(out)
+}

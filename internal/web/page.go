@@ -1,0 +1,90 @@
+package web
+
+import (
+	"fmt"
+	"html/template"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"mafiaclub/internal/club"
+)
+
+// Page is what every page's view starts with.
+type Page struct {
+	Lang  string
+	Langs []string
+	User  *club.User
+	Title string
+	Path  string
+	cat   Catalog
+	zone  *time.Location
+}
+
+// T translates a catalogue key in the page's language.
+func (p Page) T(key string, args ...any) string { return p.cat.T(p.Lang, key, args...) }
+
+// IsAdmin reports whether the viewer is an admin.
+func (p Page) IsAdmin() bool { return p.User != nil && p.User.Role.Can(club.RoleAdmin) }
+
+// IsHost reports whether the viewer may host games.
+func (p Page) IsHost() bool { return p.User != nil && p.User.Role.Can(club.RoleHost) }
+
+// Time formats t in the club's time zone.
+func (p Page) Time(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.In(p.zone).Format("2006-01-02 15:04")
+}
+
+// Clock formats the time of day of t in the club's time zone.
+func (p Page) Clock(t time.Time) string { return t.In(p.zone).Format("15:04:05") }
+
+func (s *Server) page(r *http.Request) Page {
+	u := currentUser(r)
+	lang := ""
+	if u != nil {
+		lang = u.Lang
+	}
+	return Page{Lang: pickLang(r, lang), Langs: Languages, User: u, Path: r.URL.RequestURI(), cat: s.Catalog, zone: s.Zone}
+}
+
+var funcs = template.FuncMap{
+	"seq": func(n int) []int {
+		out := make([]int, n)
+		for i := range out {
+			out[i] = i + 1
+		}
+		return out
+	},
+	"points": formatPoints,
+	"add":    func(a, b int) int { return a + b },
+	"dict": func(kv ...any) map[string]any {
+		m := map[string]any{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return m
+	},
+}
+
+// formatPoints writes hundredths as a signed decimal with two places: "1.30", "-0.05".
+func formatPoints(h int) string {
+	sign := ""
+	if h < 0 {
+		sign, h = "-", -h
+	}
+	return fmt.Sprintf("%s%d.%02d", sign, h/100, h%100)
+}
+
+func urlQueryEscape(s string) string { return url.QueryEscape(s) }
+
+// safeNext keeps a post-login redirect on this site.
+func safeNext(next string) string {
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
+		return "/games"
+	}
+	return next
+}

@@ -1,0 +1,287 @@
+// Package web is the club's site: HTTP handlers, the routes (all in routes.go), templates, static files and the
+// language catalogues, all embedded. It decodes requests into domain calls and renders the answers; every rule
+// of the game comes from the engine through club.Games, never from here.
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"embed"
+	"encoding/base64"
+	"errors"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"mafiaclub/internal/club"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// CookieSecurity says when the session cookie is marked Secure.
+type CookieSecurity string
+
+// The cookie security modes.
+const (
+	// CookieSecureAuto marks it Secure over TLS and on localhost (where browsers accept it over plain HTTP).
+	CookieSecureAuto   CookieSecurity = "auto"
+	CookieSecureAlways CookieSecurity = "always"
+	CookieSecureNever  CookieSecurity = "never"
+)
+
+// Server is the site.
+type Server struct {
+	Store   club.Store
+	Games   *club.Games
+	Catalog Catalog
+	Zone    *time.Location
+	Now     func() time.Time
+	Cookies CookieSecurity
+	Log     *slog.Logger
+	Live    *Hub
+
+	pages map[string]*template.Template
+}
+
+// SessionTTL is how long a login lasts.
+const SessionTTL = 30 * 24 * time.Hour
+
+const sessionCookie = "mafiaclub_session"
+
+// New builds the site and parses every template, so that a broken template fails at start-up.
+func New(store club.Store, zone *time.Location) (*Server, error) {
+	cat, err := LoadCatalog()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{Store: store, Catalog: cat, Zone: zone, Now: time.Now, Cookies: CookieSecureAuto,
+		Log: slog.Default(), Live: NewHub()}
+	s.Games = &club.Games{Store: store, Now: func() time.Time { return s.Now() }, Zone: zone}
+	if err := s.parseTemplates(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Server) parseTemplates() error {
+	s.pages = map[string]*template.Template{}
+	names, err := fs.Glob(templateFS, "templates/*.html")
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		base := strings.TrimSuffix(strings.TrimPrefix(name, "templates/"), ".html")
+		if base == "layout" || strings.HasPrefix(base, "_") {
+			continue
+		}
+		t := template.New("layout.html").Funcs(funcs)
+		t, err := t.ParseFS(templateFS, "templates/layout.html", "templates/_*.html", name)
+		if err != nil {
+			return err
+		}
+		s.pages[base] = t
+	}
+	return nil
+}
+
+// Handler returns the site with its middleware: recovery, security headers, cross-origin protection for every
+// state-changing request, and the session.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	s.routes(mux)
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "cross-origin request refused", http.StatusForbidden)
+	}))
+	return s.recoverer(securityHeaders(cop.Handler(s.session(mux))))
+}
+
+func securityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "same-origin")
+		h.Set("X-Frame-Options", "DENY")
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) recoverer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.Log.Error("panic", "path", r.URL.Path, "value", v)
+				http.Error(w, "internal error", http.StatusInternalServerError)
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+type ctxKey int
+
+const userKey ctxKey = 1
+
+// session loads the logged-in account, if any, into the request's context.
+func (s *Server) session(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if c, err := r.Cookie(sessionCookie); err == nil && c.Value != "" {
+			if u, err := s.Store.SessionUser(r.Context(), hashToken(c.Value), s.Now()); err == nil {
+				r = r.WithContext(context.WithValue(r.Context(), userKey, u))
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func currentUser(r *http.Request) *club.User {
+	u, _ := r.Context().Value(userKey).(*club.User)
+	return u
+}
+
+func hashToken(tok string) []byte {
+	h := sha256.Sum256([]byte(tok))
+	return h[:]
+}
+
+func (s *Server) secureCookie(r *http.Request) bool {
+	switch s.Cookies {
+	case CookieSecureAlways:
+		return true
+	case CookieSecureNever:
+		return false
+	}
+	if r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https" {
+		return true
+	}
+	host, _, err := net.SplitHostPort(r.Host)
+	if err != nil {
+		host = r.Host
+	}
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// startSession logs u in: a random token in an HttpOnly, SameSite=Lax cookie; only its hash is stored.
+func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u *club.User) error {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return err
+	}
+	tok := base64.RawURLEncoding.EncodeToString(b)
+	if err := s.Store.CreateSession(r.Context(), hashToken(tok), u.ID, s.Now().Add(SessionTTL)); err != nil {
+		return err
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: tok, Path: "/", HttpOnly: true, Secure: s.secureCookie(r),
+		SameSite: http.SameSiteLaxMode, MaxAge: int(SessionTTL.Seconds())})
+	return nil
+}
+
+func (s *Server) endSession(w http.ResponseWriter, r *http.Request) {
+	if c, err := r.Cookie(sessionCookie); err == nil {
+		_ = s.Store.DeleteSession(r.Context(), hashToken(c.Value))
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", HttpOnly: true, Secure: s.secureCookie(r),
+		SameSite: http.SameSiteLaxMode, MaxAge: -1})
+}
+
+// require wraps a handler that needs a role: no session goes to the login page (or 401 for scripts), a role too
+// low is 403.
+func (s *Server) require(role club.Role, h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		u := currentUser(r)
+		if u == nil {
+			if r.Method == http.MethodGet {
+				http.Redirect(w, r, "/login?next="+urlQueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
+				return
+			}
+			s.fail(w, r, club.Errorf(club.Unauthorized, "log in first"))
+			return
+		}
+		if !u.Role.Can(role) {
+			s.fail(w, r, club.Errorf(club.Forbidden, "this needs the %s role", role))
+			return
+		}
+		h(w, r)
+	}
+}
+
+// status maps a domain error code to an HTTP status, in one place.
+func status(code club.Code) int {
+	switch code {
+	case club.Invalid:
+		return http.StatusBadRequest
+	case club.NotFound:
+		return http.StatusNotFound
+	case club.Conflict:
+		return http.StatusConflict
+	case club.Unauthorized:
+		return http.StatusUnauthorized
+	case club.Forbidden:
+		return http.StatusForbidden
+	case club.Rejected, club.Closed:
+		return http.StatusUnprocessableEntity
+	}
+	return http.StatusInternalServerError
+}
+
+// fail renders an error page for err; only internal errors are logged.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	code := club.ErrorCode(err)
+	if code == club.Internal {
+		s.Log.Error("request failed", "path", r.URL.Path, "err", err)
+	}
+	p := s.page(r)
+	msg := s.errorText(p.Lang, err)
+	w.WriteHeader(status(code))
+	s.render(w, "error", struct {
+		Page
+		Message string
+	}{p, msg})
+}
+
+// errorText says an error in the user's language.
+func (s *Server) errorText(lang string, err error) string {
+	var ce *club.Error
+	if !errors.As(err, &ce) {
+		return s.Catalog.T(lang, "error.internal")
+	}
+	if re := club.RuleError(err); re != nil {
+		return s.ruleText(lang, err, re)
+	}
+	switch ce.Code {
+	case club.Invalid:
+		return s.Catalog.T(lang, "error.invalid", ce.Message)
+	case club.Internal:
+		return s.Catalog.T(lang, "error.internal")
+	}
+	return s.Catalog.T(lang, "error."+string(ce.Code))
+}
+
+func (s *Server) render(w http.ResponseWriter, name string, data any) {
+	t, ok := s.pages[name]
+	if !ok {
+		http.Error(w, "no page "+name, http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if err := t.Execute(w, data); err != nil {
+		s.Log.Error("render", "page", name, "err", err)
+	}
+}
