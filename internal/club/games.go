@@ -35,7 +35,6 @@ type NewGame struct {
 	Rated   bool
 }
 
-
 func (s *Games) now() time.Time {
 	t := time.Now()
 	if s.Now != nil {
