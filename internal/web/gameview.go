@@ -87,6 +87,8 @@ type gameView struct {
 	Audit      []club.AuditEntry
 	LastEvent  string
 	HasPoints  bool
+	// WarningsMatter: warnings are the discipline scale (home-ua), so each seat gets a warning button.
+	WarningsMatter bool
 }
 
 // renderGame shows the host page: the table, what happens next as the engine says, the actions it allows, the
@@ -98,7 +100,8 @@ func (s *Server) renderGame(w http.ResponseWriter, r *http.Request, code int, st
 	next := g.Next()
 	res := g.Result()
 	v := gameView{Page: p, Game: st.Game, Version: st.Game.Version, RulesName: rs.Title, Live: st.Game.Status == club.GameLive,
-		Error: errText, Next: next, Allowed: map[string]bool{}, Finished: g.Finished(), HasPoints: rs.HasPoints()}
+		Error: errText, Next: next, Allowed: map[string]bool{}, Finished: g.Finished(), HasPoints: rs.HasPoints(),
+		WarningsMatter: rs.Mute == mafia.MuteWarnings}
 	v.Title = p.T("game.title", st.Game.ID)
 	phase, num := g.Phase()
 	v.Phase = p.T("phase."+phase.String(), num)
