@@ -87,6 +87,7 @@ type gameView struct {
 	Audit      []club.AuditEntry
 	LastEvent  string
 	HasPoints  bool
+	Morning    string // the morning's announcement
 	// WarningsMatter: warnings are the discipline scale (home-ua), so each seat gets a warning button.
 	WarningsMatter bool
 }
@@ -138,7 +139,7 @@ func (s *Server) renderGame(w http.ResponseWriter, r *http.Request, code int, st
 		v.Seats = append(v.Seats, sv)
 	}
 	for i, ps := range next.Plan() {
-		sv := stepView{Label: s.stepLabel(p, ps), Seat: ps.Seat, Limit: ps.Limit, Current: i == 0 || ps.Current,
+		sv := stepView{Label: s.stepLabel(p, ps, g.Role(ps.Seat)), Seat: ps.Seat, Limit: ps.Limit, Current: i == 0 || ps.Current,
 			Lost: ps.Speech == mafia.SpeechLost}
 		if ps.Event != mafia.NoEvent {
 			sv.Event = ps.Event.String()
@@ -198,6 +199,23 @@ func (s *Server) renderGame(w http.ResponseWriter, r *http.Request, code int, st
 	if v.Finished {
 		v.Winner = p.T("winner." + g.Winner().String())
 	}
+	// The morning's news: who was killed tonight, or a miss (R12, R51).
+	if phase == mafia.PhaseDay && num >= 2 && v.Live {
+		morning := true
+		for _, ps := range next.Plan() {
+			if ps.Step == mafia.StepSpeech && ps.Current {
+				morning = false
+			}
+		}
+		if open := g.Voting() == mafia.VotingPending || g.Voting() == mafia.VotingCancelled; morning && open {
+			v.Morning = p.T("game.miss", num)
+			for _, sr := range res.Seats {
+				if sr.Out.How == mafia.OutKilled && int(sr.Out.Number) == num {
+					v.Morning = p.T("game.killed", num, sr.Seat)
+				}
+			}
+		}
+	}
 	for _, sr := range res.Seats {
 		row := pointsRow{N: sr.Seat, Name: st.Game.Seats[sr.Seat-1].Name, Role: p.T("role." + sr.Role.String()), Total: formatPoints(sr.Points)}
 		for _, it := range sr.Score {
@@ -231,7 +249,7 @@ func signed(h int) string {
 	return formatPoints(h)
 }
 
-func (s *Server) stepLabel(p Page, ps mafia.PlanStep) string {
+func (s *Server) stepLabel(p Page, ps mafia.PlanStep, role mafia.Role) string {
 	key := "step." + ps.Step.String()
 	switch {
 	case ps.Step == mafia.StepSpeech && ps.Speech == mafia.SpeechLost:
@@ -240,6 +258,9 @@ func (s *Server) stepLabel(p Page, ps mafia.PlanStep) string {
 		return p.T("step.speech_short", ps.Seat)
 	case ps.WithBestMove:
 		return p.T("step.last_word_bm", ps.Seat)
+	case ps.Step == mafia.StepDonWake || ps.Step == mafia.StepSheriffWake:
+		// 000 L63, L69: the host shows each his role's gesture
+		return p.T(key, ps.Seat, p.T("gesture."+mafia.RoleGesture(role).String()))
 	case ps.Seat != 0:
 		return p.T(key, ps.Seat)
 	}
