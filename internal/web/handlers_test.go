@@ -323,6 +323,10 @@ func TestPlayThroughForms(t *testing.T) {
 			t.Errorf("%v was refused but changed the game", fields)
 		}
 	}
+	if page := h.get(c, fmt.Sprintf("/games/%d", id)).Body; !strings.Contains(page, "Прокидається дон (#7): покажіть йому великий палець до безіменного") ||
+		!strings.Contains(page, "Прокидається шериф (#5): покажіть йому «окей»") {
+		t.Errorf("night 1 does not name the wake-up gestures (000 L63, L69)")
+	}
 	wantRefused(422, "У першу ніч (знайомство) не стріляють", "type", "shot", "by", "3", "target", "1")
 	h.mustAct(c, id, "type", "day")
 	wantRefused(422, "Зараз черга іншого гравця", "type", "speech", "seat", "2")
@@ -358,6 +362,9 @@ func TestPlayThroughForms(t *testing.T) {
 	}
 	h.mustAct(c, id, "type", "check", "by", "5", "target", "9")
 	h.mustAct(c, id, "type", "day")
+	if page := h.get(c, fmt.Sprintf("/games/%d", id)).Body; !strings.Contains(page, "Ніч 2: убито #5") {
+		t.Errorf("the morning does not say who was killed")
+	}
 	wantRefused(400, "Перевірте форму", "type", "best_move", "by", "5")
 	h.mustAct(c, id, "type", "best_move", "by", "5", "targets", "7", "targets", "9", "targets", "1")
 	// undo needs a confirmation, then removes the last event
