@@ -95,7 +95,10 @@ type User struct {
 	PasswordHash string
 	PlayerID     int64 // the player profile of this account, 0 when none
 	Lang         string
+	Status       MemberStatus
 	CreatedAt    time.Time
+	Nick         string // the player profile's nickname, when listed with it
+	Strikes      int    // the recorded strikes, when listed with them
 }
 
 // Player is a club player's profile: the person who sits at the table.
@@ -193,4 +196,28 @@ type Store interface {
 	// SetStatus saves or reopens a game at version, with its winner, and logs it.
 	SetStatus(ctx context.Context, gameID, version int64, status GameStatus, rated bool, winner string, audit AuditEntry) error
 	Audit(ctx context.Context, gameID int64) ([]AuditEntry, error)
+
+	// CreateMember signs a person up: a player profile and a pending account, together.
+	CreateMember(ctx context.Context, u *User, p *Player) error
+	// Members lists every account with its nickname and number of strikes.
+	Members(ctx context.Context) ([]User, error)
+	// ChangeMember sets a member's status or role (ch.Field is "status" or "role"; ch.To the new value) and logs it.
+	ChangeMember(ctx context.Context, ch MemberChange) error
+	MemberLog(ctx context.Context, userID int64) ([]MemberChange, error)
+
+	CreateNight(ctx context.Context, n *ClubNight) error
+	Night(ctx context.Context, id int64) (*ClubNight, error)
+	// Nights lists the club nights starting in [from, to), soonest first.
+	Nights(ctx context.Context, from, to time.Time) ([]ClubNight, error)
+	// Register puts a member on a night's main line-up while places remain (and he may take one), else on the
+	// reserve. An excluded or pending member is Forbidden; a second registration is a Conflict.
+	Register(ctx context.Context, nightID, userID int64, now time.Time) (*Registration, error)
+	// Cancel cancels a member's registration; a late one records a strike. A place freed on the main line-up
+	// goes to the first member of the reserve who may take it.
+	Cancel(ctx context.Context, nightID, userID int64, now time.Time, late bool) (*Registration, error)
+	// SetNoShow marks (or unmarks) a member of the main line-up who did not come; marking records a strike.
+	SetNoShow(ctx context.Context, nightID, userID int64, noShow bool, now time.Time) error
+	Registrations(ctx context.Context, nightID int64) ([]Registration, error)
+	UserRegistrations(ctx context.Context, userID int64) ([]Registration, error)
+	Strikes(ctx context.Context, userID int64) ([]Strike, error)
 }

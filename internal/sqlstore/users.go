@@ -18,8 +18,11 @@ func (db *DB) CreateUser(ctx context.Context, u *club.User) error {
 	if u.PlayerID != 0 {
 		player = u.PlayerID
 	}
-	res, err := db.w.ExecContext(ctx, `INSERT INTO users (login, name, role, password_hash, player_id, lang, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`, u.Login, u.Name, string(u.Role), u.PasswordHash, player, u.Lang, ms(u.CreatedAt))
+	if u.Status == "" {
+		u.Status = club.StatusActive
+	}
+	res, err := db.w.ExecContext(ctx, `INSERT INTO users (login, name, role, password_hash, player_id, lang, status, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, u.Login, u.Name, string(u.Role), u.PasswordHash, player, u.Lang, string(u.Status), ms(u.CreatedAt))
 	if err != nil {
 		return translate(err, "login "+u.Login)
 	}
@@ -27,16 +30,16 @@ func (db *DB) CreateUser(ctx context.Context, u *club.User) error {
 	return translate(err, "user")
 }
 
-const userCols = `id, login, name, role, password_hash, COALESCE(player_id, 0), lang, created_at`
+const userCols = `id, login, name, role, password_hash, COALESCE(player_id, 0), lang, status, created_at`
 
 func scanUser(row interface{ Scan(...any) error }) (*club.User, error) {
 	var u club.User
-	var role string
+	var role, status string
 	var created int64
-	if err := row.Scan(&u.ID, &u.Login, &u.Name, &role, &u.PasswordHash, &u.PlayerID, &u.Lang, &created); err != nil {
+	if err := row.Scan(&u.ID, &u.Login, &u.Name, &role, &u.PasswordHash, &u.PlayerID, &u.Lang, &status, &created); err != nil {
 		return nil, err
 	}
-	u.Role, u.CreatedAt = club.Role(role), fromMS(created)
+	u.Role, u.Status, u.CreatedAt = club.Role(role), club.MemberStatus(status), fromMS(created)
 	return &u, nil
 }
 
@@ -84,7 +87,7 @@ func (db *DB) CreateSession(ctx context.Context, tokenHash []byte, userID int64,
 
 // SessionUser returns the account of an unexpired session.
 func (db *DB) SessionUser(ctx context.Context, tokenHash []byte, now time.Time) (*club.User, error) {
-	u, err := scanUser(db.r.QueryRowContext(ctx, `SELECT u.id, u.login, u.name, u.role, u.password_hash, COALESCE(u.player_id, 0), u.lang, u.created_at
+	u, err := scanUser(db.r.QueryRowContext(ctx, `SELECT u.id, u.login, u.name, u.role, u.password_hash, COALESCE(u.player_id, 0), u.lang, u.status, u.created_at
 		FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ? AND s.expires_at > ?`, tokenHash, ms(now)))
 	if err == sql.ErrNoRows {
 		return nil, club.Errorf(club.Unauthorized, "the session has ended; log in again")

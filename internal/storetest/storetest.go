@@ -18,6 +18,15 @@ func Run(t *testing.T, open func(t *testing.T) club.Store) {
 	t.Run("players", func(t *testing.T) { players(t, open(t)) })
 	t.Run("game log", func(t *testing.T) { gameLog(t, open(t)) })
 	t.Run("concurrent appends", func(t *testing.T) { concurrentAppends(t, open(t)) })
+	for _, x := range extra {
+		t.Run(x.name, func(t *testing.T) { x.f(t, open(t)) })
+	}
+}
+
+// extra are the parts of the contract that later files add.
+var extra []struct {
+	name string
+	f    func(*testing.T, club.Store)
 }
 
 func must(t *testing.T, err error) {
@@ -194,5 +203,153 @@ func concurrentAppends(t *testing.T, s club.Store) {
 	log, _ := s.Events(ctx, g.ID)
 	if len(log) != 5 {
 		t.Errorf("%d events, want 5", len(log))
+	}
+}
+
+func init() {
+	extra = append(extra, struct {
+		name string
+		f    func(*testing.T, club.Store)
+	}{"members", members}, struct {
+		name string
+		f    func(*testing.T, club.Store)
+	}{"club nights", clubNights})
+}
+
+func members(t *testing.T, s club.Store) {
+	ctx := context.Background()
+	admin := &club.User{Login: "adm", Name: "Adm", Role: club.RoleAdmin, PasswordHash: "x"}
+	must(t, s.CreateUser(ctx, admin))
+	u := &club.User{Login: "newbie", Name: "New", Role: club.RoleMember, PasswordHash: "x"}
+	p := &club.Player{Nick: "Newbie"}
+	must(t, s.CreateMember(ctx, u, p))
+	if u.Status != club.StatusPending || u.PlayerID != p.ID || p.ID == 0 {
+		t.Fatalf("member %+v player %+v", u, p)
+	}
+	wantCode(t, s.CreateMember(ctx, &club.User{Login: "NEWBIE", Name: "x", Role: club.RoleMember, PasswordHash: "x"}, &club.Player{Nick: "Other"}), club.Conflict)
+	if got, _ := s.SearchPlayers(ctx, "other", 5); len(got) != 0 {
+		t.Error("a refused sign-up left its player profile behind")
+	}
+	must(t, s.ChangeMember(ctx, club.MemberChange{At: time.Now(), UserID: u.ID, By: admin.ID, Field: "status", To: string(club.StatusActive), Reason: "approved"}))
+	must(t, s.ChangeMember(ctx, club.MemberChange{At: time.Now(), UserID: u.ID, By: admin.ID, Field: "role", To: string(club.RoleHost), Reason: "runs tables"}))
+	wantCode(t, s.ChangeMember(ctx, club.MemberChange{At: time.Now(), UserID: u.ID, By: admin.ID, Field: "password", To: "x"}), club.Invalid)
+	got, _ := s.User(ctx, u.ID)
+	if got.Status != club.StatusActive || got.Role != club.RoleHost {
+		t.Errorf("after the changes: %+v", got)
+	}
+	log, err := s.MemberLog(ctx, u.ID)
+	must(t, err)
+	if len(log) != 2 || log[0].From != "pending" || log[0].To != "active" || log[1].Field != "role" || log[1].Reason != "runs tables" || log[1].ByName != "Adm" {
+		t.Errorf("log: %+v", log)
+	}
+	list, err := s.Members(ctx)
+	must(t, err)
+	if len(list) != 2 {
+		t.Fatalf("members: %+v", list)
+	}
+	for _, m := range list {
+		if m.ID == u.ID && m.Nick != "Newbie" {
+			t.Errorf("member nick %q", m.Nick)
+		}
+	}
+}
+
+func member(t *testing.T, s club.Store, login string, status club.MemberStatus) int64 {
+	t.Helper()
+	u := &club.User{Login: login, Name: login, Role: club.RoleMember, PasswordHash: "x", Status: status}
+	must(t, s.CreateMember(context.Background(), u, &club.Player{Nick: login}))
+	return u.ID
+}
+
+func clubNights(t *testing.T, s club.Store) {
+	ctx := context.Background()
+	admin := NewHost(t, s, "organiser")
+	start := time.Date(2027, 3, 14, 19, 0, 0, 0, time.UTC)
+	n := &club.ClubNight{StartsAt: start, Place: "Café", Tables: 1, PerTable: 7, CreatedBy: admin.ID}
+	must(t, s.CreateNight(ctx, n))
+	now := start.Add(-72 * time.Hour)
+	var ids []int64
+	for i := 0; i < 8; i++ {
+		ids = append(ids, member(t, s, fmt.Sprintf("m%d", i), club.StatusActive))
+	}
+	low := member(t, s, "low", club.StatusLowPriority)
+	excluded := member(t, s, "out", club.StatusExcluded)
+	pending := member(t, s, "wait", club.StatusPending)
+	// the low-priority member registers first, while places remain: he still goes to the reserve (R99)
+	r, err := s.Register(ctx, n.ID, low, now)
+	must(t, err)
+	if r.State != club.RegReserve {
+		t.Errorf("low priority: %s, want reserve", r.State)
+	}
+	for i, id := range ids {
+		r, err := s.Register(ctx, n.ID, id, now.Add(time.Duration(i+1)*time.Minute))
+		must(t, err)
+		want := club.RegMain
+		if i == 7 {
+			want = club.RegReserve
+		}
+		if r.State != want {
+			t.Errorf("member %d: %s, want %s", i, r.State, want)
+		}
+	}
+	_, err = s.Register(ctx, n.ID, excluded, now)
+	wantCode(t, err, club.Forbidden)
+	_, err = s.Register(ctx, n.ID, pending, now)
+	wantCode(t, err, club.Forbidden)
+	_, err = s.Register(ctx, n.ID, ids[0], now)
+	wantCode(t, err, club.Conflict)
+	_, err = s.Register(ctx, n.ID, member(t, s, "late", club.StatusActive), start)
+	wantCode(t, err, club.Invalid)
+	got, _ := s.Night(ctx, n.ID)
+	if got.Main != 7 || got.Reserve != 2 {
+		t.Errorf("line-up %d + %d, want 7 + 2", got.Main, got.Reserve)
+	}
+	// a main place freed in time goes to the first reserve member who may take it: m7, not the low-priority one
+	_, err = s.Cancel(ctx, n.ID, ids[0], now, false)
+	must(t, err)
+	regs, _ := s.Registrations(ctx, n.ID)
+	state := map[int64]club.RegState{}
+	for _, r := range regs {
+		if r.State != club.RegCancelled {
+			state[r.UserID] = r.State
+		}
+	}
+	if state[ids[7]] != club.RegMain || state[low] != club.RegReserve {
+		t.Errorf("after the cancellation: m7 %s, low %s; want main and reserve", state[ids[7]], state[low])
+	}
+	if st, _ := s.Strikes(ctx, ids[0]); len(st) != 0 {
+		t.Errorf("a cancellation in time recorded a strike: %+v", st)
+	}
+	_, err = s.Cancel(ctx, n.ID, ids[0], now, false)
+	wantCode(t, err, club.NotFound)
+	// a late cancellation records a strike; the member may register again and the history stays
+	_, err = s.Cancel(ctx, n.ID, ids[1], start.Add(-time.Hour), true)
+	must(t, err)
+	if st, _ := s.Strikes(ctx, ids[1]); len(st) != 1 || st[0].Kind != club.StrikeLate {
+		t.Errorf("late cancellation: strikes %+v", st)
+	}
+	// no-shows: only the main line-up; marking twice records one strike; unmarking removes it
+	must(t, s.SetNoShow(ctx, n.ID, ids[2], true, start.Add(3*time.Hour)))
+	must(t, s.SetNoShow(ctx, n.ID, ids[2], true, start.Add(3*time.Hour)))
+	wantCode(t, s.SetNoShow(ctx, n.ID, low, true, start.Add(3*time.Hour)), club.NotFound)
+	if st, _ := s.Strikes(ctx, ids[2]); len(st) != 1 || st[0].Kind != club.StrikeNoShow {
+		t.Errorf("no-show: strikes %+v", st)
+	}
+	must(t, s.SetNoShow(ctx, n.ID, ids[3], true, start.Add(3*time.Hour)))
+	must(t, s.SetNoShow(ctx, n.ID, ids[3], false, start.Add(3*time.Hour)))
+	if st, _ := s.Strikes(ctx, ids[3]); len(st) != 0 {
+		t.Errorf("unmarked no-show: strikes %+v", st)
+	}
+	mine, _ := s.UserRegistrations(ctx, ids[0])
+	if len(mine) != 1 || mine[0].State != club.RegCancelled {
+		t.Errorf("my registrations: %+v", mine)
+	}
+	list, _ := s.Nights(ctx, start.Add(-time.Hour), start.Add(time.Hour))
+	if len(list) != 1 || list[0].ID != n.ID {
+		t.Errorf("nights: %+v", list)
+	}
+	// strikes never change a status by themselves (C-18)
+	if u, _ := s.User(ctx, ids[2]); u.Status != club.StatusActive {
+		t.Errorf("a strike changed the status to %s", u.Status)
 	}
 }

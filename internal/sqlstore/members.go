@@ -1,0 +1,107 @@
+package sqlstore
+
+import (
+	"context"
+	"time"
+
+	"mafiaclub/internal/club"
+)
+
+// CreateMember adds a player profile and its pending account in one transaction.
+func (db *DB) CreateMember(ctx context.Context, u *club.User, p *club.Player) error {
+	now := time.Now()
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return translate(err, "member")
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `INSERT INTO players (nick, real_name, created_at) VALUES (?, ?, ?)`, p.Nick, p.RealName, ms(now))
+	if err != nil {
+		return translate(err, "player")
+	}
+	if p.ID, err = res.LastInsertId(); err != nil {
+		return translate(err, "player")
+	}
+	if u.Status == "" {
+		u.Status = club.StatusPending
+	}
+	u.PlayerID, u.CreatedAt = p.ID, now
+	res, err = tx.ExecContext(ctx, `INSERT INTO users (login, name, role, password_hash, player_id, lang, status, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, u.Login, u.Name, string(u.Role), u.PasswordHash, p.ID, u.Lang, string(u.Status), ms(now))
+	if err != nil {
+		return translate(err, "login "+u.Login)
+	}
+	if u.ID, err = res.LastInsertId(); err != nil {
+		return translate(err, "user")
+	}
+	return translate(tx.Commit(), "member")
+}
+
+// Members lists every account with its nickname and strikes, by login.
+func (db *DB) Members(ctx context.Context) ([]club.User, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT u.id, u.login, u.name, u.role, u.password_hash, COALESCE(u.player_id, 0), u.lang,
+		u.status, u.created_at, COALESCE(p.nick, ''), (SELECT COUNT(*) FROM strikes s WHERE s.user_id = u.id)
+		FROM users u LEFT JOIN players p ON p.id = u.player_id ORDER BY u.status = 'pending' DESC, lower(u.login)`)
+	if err != nil {
+		return nil, translate(err, "member")
+	}
+	defer rows.Close()
+	var out []club.User
+	for rows.Next() {
+		var u club.User
+		var role, status string
+		var created int64
+		if err := rows.Scan(&u.ID, &u.Login, &u.Name, &role, &u.PasswordHash, &u.PlayerID, &u.Lang, &status, &created, &u.Nick, &u.Strikes); err != nil {
+			return nil, translate(err, "member")
+		}
+		u.Role, u.Status, u.CreatedAt = club.Role(role), club.MemberStatus(status), fromMS(created)
+		out = append(out, u)
+	}
+	return out, translate(rows.Err(), "member")
+}
+
+// ChangeMember sets a member's status or role and logs the change with its reason, in one transaction.
+func (db *DB) ChangeMember(ctx context.Context, ch club.MemberChange) error {
+	col := map[string]string{"status": "status", "role": "role"}[ch.Field]
+	if col == "" {
+		return club.Errorf(club.Invalid, "unknown field %q", ch.Field)
+	}
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return translate(err, "member")
+	}
+	defer tx.Rollback()
+	var from string
+	if err := tx.QueryRowContext(ctx, `SELECT `+col+` FROM users WHERE id = ?`, ch.UserID).Scan(&from); err != nil {
+		return translate(err, "member")
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE users SET `+col+` = ? WHERE id = ?`, ch.To, ch.UserID); err != nil {
+		return translate(err, "member")
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO member_log (user_id, at, by_user, field, from_value, to_value, reason) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		ch.UserID, ms(ch.At), ch.By, ch.Field, from, ch.To, ch.Reason); err != nil {
+		return translate(err, "member log")
+	}
+	return translate(tx.Commit(), "member")
+}
+
+// MemberLog returns the changes to a member, oldest first.
+func (db *DB) MemberLog(ctx context.Context, userID int64) ([]club.MemberChange, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT l.at, l.user_id, l.by_user, u.name, l.field, l.from_value, l.to_value, l.reason
+		FROM member_log l JOIN users u ON u.id = l.by_user WHERE l.user_id = ? ORDER BY l.id`, userID)
+	if err != nil {
+		return nil, translate(err, "member log")
+	}
+	defer rows.Close()
+	var out []club.MemberChange
+	for rows.Next() {
+		var c club.MemberChange
+		var at int64
+		if err := rows.Scan(&at, &c.UserID, &c.By, &c.ByName, &c.Field, &c.From, &c.To, &c.Reason); err != nil {
+			return nil, translate(err, "member log")
+		}
+		c.At = fromMS(at)
+		out = append(out, c)
+	}
+	return out, translate(rows.Err(), "member log")
+}
