@@ -193,8 +193,13 @@ type Store interface {
 	Append(ctx context.Context, gameID, version int64, events []StoredEvent) error
 	// Undo removes the last event of a live game's log if its version is still version, and logs it.
 	Undo(ctx context.Context, gameID, version int64, audit AuditEntry) (StoredEvent, error)
-	// SetStatus saves or reopens a game at version, with its winner, and logs it.
-	SetStatus(ctx context.Context, gameID, version int64, status GameStatus, rated bool, winner string, audit AuditEntry) error
+	// SetStatus saves or reopens a game at version, with its winner, and logs it. Saving stores the seats'
+	// results (rated or not, as the game is); reopening removes them.
+	SetStatus(ctx context.Context, gameID, version int64, status GameStatus, rated bool, winner string, results []GameResult, audit AuditEntry) error
+	// Standings sums the rated games' results per club player (guests never count), unordered.
+	Standings(ctx context.Context, f RatingFilter) ([]Standing, error)
+	// PlayerResults lists a player's results in saved games, oldest first (rated and normal).
+	PlayerResults(ctx context.Context, playerID int64) ([]GameResult, error)
 	Audit(ctx context.Context, gameID int64) ([]AuditEntry, error)
 
 	// CreateMember signs a person up: a player profile and a pending account, together.

@@ -231,7 +231,9 @@ func (s *Games) Save(ctx context.Context, u *User, id, version int64, rated bool
 	if rated {
 		action = "save_rated"
 	}
-	err = s.Store.SetStatus(ctx, id, version, GameSaved, rated, st.Play.Winner().String(), AuditEntry{At: s.now(), By: u.ID, Action: action})
+	g := *st.Game
+	g.Rated = rated
+	err = s.Store.SetStatus(ctx, id, version, GameSaved, rated, st.Play.Winner().String(), ResultsOf(&g, st.Play), AuditEntry{At: s.now(), By: u.ID, Action: action})
 	if err != nil {
 		return st, err
 	}
@@ -253,7 +255,7 @@ func (s *Games) Reopen(ctx context.Context, u *User, id, version int64) (*State,
 	if st.Game.Version != version {
 		return st, Errorf(Conflict, "someone else changed this game")
 	}
-	if err := s.Store.SetStatus(ctx, id, version, GameLive, st.Game.Rated, "", AuditEntry{At: s.now(), By: u.ID, Action: "reopen"}); err != nil {
+	if err := s.Store.SetStatus(ctx, id, version, GameLive, st.Game.Rated, "", nil, AuditEntry{At: s.now(), By: u.ID, Action: "reopen"}); err != nil {
 		return st, err
 	}
 	return s.load(ctx, id)

@@ -227,7 +227,7 @@ func audit(ctx context.Context, tx *sql.Tx, gameID int64, a club.AuditEntry) err
 }
 
 // SetStatus saves or reopens a game at version, and logs it.
-func (db *DB) SetStatus(ctx context.Context, gameID, version int64, status club.GameStatus, rated bool, winner string, a club.AuditEntry) error {
+func (db *DB) SetStatus(ctx context.Context, gameID, version int64, status club.GameStatus, rated bool, winner string, results []club.GameResult, a club.AuditEntry) error {
 	tx, err := db.w.BeginTx(ctx, nil)
 	if err != nil {
 		return translate(err, "game")
@@ -247,6 +247,19 @@ func (db *DB) SetStatus(ctx context.Context, gameID, version int64, status club.
 	if _, err := tx.ExecContext(ctx, `UPDATE games SET status = ?, rated = ?, winner = ?, saved_at = ? WHERE id = ?`,
 		string(status), rated, winner, saved, gameID); err != nil {
 		return translate(err, "game")
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM game_results WHERE game_id = ?`, gameID); err != nil {
+		return translate(err, "result")
+	}
+	for _, r := range results {
+		var player any
+		if r.PlayerID != 0 {
+			player = r.PlayerID
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO game_results (game_id, seat, player_id, role, won, points, rated, played_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			gameID, r.Seat, player, r.Role, r.Won, r.Points, r.Rated, ms(r.PlayedAt)); err != nil {
+			return translate(err, "result")
+		}
 	}
 	if err := audit(ctx, tx, gameID, a); err != nil {
 		return err

@@ -147,13 +147,13 @@ func gameLog(t *testing.T, s club.Store) {
 	}
 	// an undo followed by an append does not let a device that saw version 2 write again (no ABA)
 	wantCode(t, s.Append(ctx, g.ID, 2, []club.StoredEvent{ev(3, `{"type": "speech", "seat": 3}`, h.ID)}), club.Conflict)
-	must(t, s.SetStatus(ctx, g.ID, 3, club.GameSaved, false, "red", club.AuditEntry{At: time.Now(), By: h.ID, Action: "save_normal"}))
+	must(t, s.SetStatus(ctx, g.ID, 3, club.GameSaved, false, "red", nil, club.AuditEntry{At: time.Now(), By: h.ID, Action: "save_normal"}))
 	wantCode(t, s.Append(ctx, g.ID, 4, []club.StoredEvent{ev(3, `{"type": "speech", "seat": 3}`, h.ID)}), club.Closed)
 	got, _ = s.Game(ctx, g.ID)
 	if got.Status != club.GameSaved || got.Rated || got.Winner != "red" || got.SavedAt.IsZero() {
 		t.Errorf("after save: %+v", got)
 	}
-	must(t, s.SetStatus(ctx, g.ID, 4, club.GameLive, false, "", club.AuditEntry{At: time.Now(), By: h.ID, Action: "reopen"}))
+	must(t, s.SetStatus(ctx, g.ID, 4, club.GameLive, false, "", nil, club.AuditEntry{At: time.Now(), By: h.ID, Action: "reopen"}))
 	a, err := s.Audit(ctx, g.ID)
 	must(t, err)
 	if len(a) != 3 || a[0].Action != "undo" || a[2].Action != "reopen" || a[0].ByName != "h" {
