@@ -136,6 +136,7 @@ type Game struct {
 	Status    GameStatus
 	HostID    int64
 	HostName  string
+	NightID   int64 // the club night it was played at, 0 when none
 	Version   int64 // raised by every change; an action carries the version it was made on
 	Events    int   // how many events the log has
 	Winner    string
@@ -162,9 +163,13 @@ type AuditEntry struct {
 
 // GameFilter selects games for a list.
 type GameFilter struct {
-	Status GameStatus // "" for all
-	HostID int64      // 0 for all
-	Limit  int
+	Status   GameStatus // "" for all
+	HostID   int64      // 0 for all
+	NightID  int64      // 0 for all
+	PlayerID int64      // 0 for all: games with this player at the table
+	Rules    string     // "" for all
+	From, To time.Time  // zero for open
+	Limit    int
 }
 
 // Store is the storage contract. Every implementation passes the suite in internal/storetest.
@@ -200,6 +205,9 @@ type Store interface {
 	Standings(ctx context.Context, f RatingFilter) ([]Standing, error)
 	// PlayerResults lists a player's results in saved games, oldest first (rated and normal).
 	PlayerResults(ctx context.Context, playerID int64) ([]GameResult, error)
+	// LinkGuest gives a player profile to the seats played under a guest's name (in every game, or in one game
+	// when gameID is not 0), results included, and logs it on the member's account.
+	LinkGuest(ctx context.Context, guestName string, gameID, playerID int64, ch MemberChange) (int, error)
 	Audit(ctx context.Context, gameID int64) ([]AuditEntry, error)
 
 	// CreateMember signs a person up: a player profile and a pending account, together.

@@ -33,6 +33,7 @@ type NewGame struct {
 	Options map[string][]byte
 	Seats   []Seat
 	Rated   bool
+	NightID int64
 }
 
 func (s *Games) now() time.Time {
@@ -71,7 +72,7 @@ func (s *Games) Start(ctx context.Context, u *User, ng NewGame) (*Game, error) {
 		return nil, &Error{Code: Invalid, Message: err.Error(), Cause: err}
 	}
 	g := &Game{Rules: rec.Rules.ID, Options: rec.OptionJSON, Seats: ng.Seats, Rated: ng.Rated, Status: GameLive,
-		HostID: u.ID, CreatedAt: s.now()}
+		HostID: u.ID, CreatedAt: s.now(), NightID: ng.NightID}
 	if err := s.Store.CreateGame(ctx, g); err != nil {
 		return nil, err
 	}

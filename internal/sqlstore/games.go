@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"mafiaclub/internal/club"
@@ -26,8 +27,12 @@ func (db *DB) CreateGame(ctx context.Context, g *club.Game) error {
 		return translate(err, "game")
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `INSERT INTO games (rules, options, rated, status, host_id, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		g.Rules, string(opts), g.Rated, string(club.GameLive), g.HostID, ms(g.CreatedAt))
+	var night any
+	if g.NightID != 0 {
+		night = g.NightID
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO games (rules, options, rated, status, host_id, created_at, night_id) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		g.Rules, string(opts), g.Rated, string(club.GameLive), g.HostID, ms(g.CreatedAt), night)
 	if err != nil {
 		return translate(err, "game")
 	}
@@ -48,13 +53,13 @@ func (db *DB) CreateGame(ctx context.Context, g *club.Game) error {
 	return translate(tx.Commit(), "game")
 }
 
-const gameCols = `g.id, g.rules, g.options, g.rated, g.status, g.host_id, u.name, g.version, g.events, g.winner, g.created_at, COALESCE(g.saved_at, 0)`
+const gameCols = `g.id, g.rules, g.options, g.rated, g.status, g.host_id, u.name, g.version, g.events, g.winner, g.created_at, COALESCE(g.saved_at, 0), COALESCE(g.night_id, 0)`
 
 func scanGame(row interface{ Scan(...any) error }) (*club.Game, error) {
 	var g club.Game
 	var opts, status string
 	var created, saved int64
-	if err := row.Scan(&g.ID, &g.Rules, &opts, &g.Rated, &status, &g.HostID, &g.HostName, &g.Version, &g.Events, &g.Winner, &created, &saved); err != nil {
+	if err := row.Scan(&g.ID, &g.Rules, &opts, &g.Rated, &status, &g.HostID, &g.HostName, &g.Version, &g.Events, &g.Winner, &created, &saved, &g.NightID); err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal([]byte(opts), &g.Options); err != nil {
@@ -99,6 +104,26 @@ func (db *DB) Games(ctx context.Context, f club.GameFilter) ([]club.Game, error)
 	if f.HostID != 0 {
 		q += ` AND g.host_id = ?`
 		args = append(args, f.HostID)
+	}
+	if f.NightID != 0 {
+		q += ` AND g.night_id = ?`
+		args = append(args, f.NightID)
+	}
+	if f.PlayerID != 0 {
+		q += ` AND EXISTS (SELECT 1 FROM game_seats s WHERE s.game_id = g.id AND s.player_id = ?)`
+		args = append(args, f.PlayerID)
+	}
+	if f.Rules != "" {
+		q += ` AND g.rules = ?`
+		args = append(args, f.Rules)
+	}
+	if !f.From.IsZero() {
+		q += ` AND g.created_at >= ?`
+		args = append(args, ms(f.From))
+	}
+	if !f.To.IsZero() {
+		q += ` AND g.created_at < ?`
+		args = append(args, ms(f.To))
 	}
 	limit := f.Limit
 	if limit <= 0 || limit > 500 {
@@ -286,4 +311,53 @@ func (db *DB) Audit(ctx context.Context, gameID int64) ([]club.AuditEntry, error
 		out = append(out, a)
 	}
 	return out, translate(rows.Err(), "audit entry")
+}
+
+// LinkGuest gives a player profile to the seats played under a guest's name, results included, and logs it.
+func (db *DB) LinkGuest(ctx context.Context, guestName string, gameID, playerID int64, ch club.MemberChange) (int, error) {
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, translate(err, "guest")
+	}
+	defer tx.Rollback()
+	q := `SELECT game_id, seat FROM game_seats WHERE player_id IS NULL AND name = ?`
+	args := []any{guestName}
+	if gameID != 0 {
+		q += ` AND game_id = ?`
+		args = append(args, gameID)
+	}
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return 0, translate(err, "guest")
+	}
+	type key struct {
+		game int64
+		seat int
+	}
+	var seats []key
+	for rows.Next() {
+		var k key
+		if err := rows.Scan(&k.game, &k.seat); err != nil {
+			rows.Close()
+			return 0, translate(err, "guest")
+		}
+		seats = append(seats, k)
+	}
+	rows.Close()
+	if len(seats) == 0 {
+		return 0, club.Errorf(club.NotFound, "no guest seat named %q", guestName)
+	}
+	for _, k := range seats {
+		if _, err := tx.ExecContext(ctx, `UPDATE game_seats SET player_id = ? WHERE game_id = ? AND seat = ?`, playerID, k.game, k.seat); err != nil {
+			return 0, translate(err, "guest")
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE game_results SET player_id = ? WHERE game_id = ? AND seat = ?`, playerID, k.game, k.seat); err != nil {
+			return 0, translate(err, "guest")
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO member_log (user_id, at, by_user, field, from_value, to_value, reason) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		ch.UserID, ms(ch.At), ch.By, "linked", guestName, fmt.Sprintf("%d seats", len(seats)), ch.Reason); err != nil {
+		return 0, translate(err, "member log")
+	}
+	return len(seats), translate(tx.Commit(), "guest")
 }

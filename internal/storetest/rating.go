@@ -136,3 +136,71 @@ func rating(t *testing.T, s club.Store) {
 		}
 	}
 }
+
+func init() {
+	extra = append(extra, struct {
+		name string
+		f    func(*testing.T, club.Store)
+	}{"guests and filters", guests})
+}
+
+// guests: a guest never counts in the rating; linked later to a new member, his rated games count and his normal
+// games still do not (R96, issue "the club").
+func guests(t *testing.T, s club.Store) {
+	ctx := context.Background()
+	host := NewHost(t, s, "h")
+	night := &club.ClubNight{StartsAt: time.Date(2026, 12, 5, 19, 0, 0, 0, time.UTC), Place: "Café", Tables: 1, PerTable: 10, CreatedBy: host.ID}
+	must(t, s.CreateNight(ctx, night))
+	games := &club.Games{Store: s, Zone: time.UTC, Now: func() time.Time { return night.StartsAt }}
+	play := func(rated bool) int64 {
+		seats := tenSeats()
+		seats[0].Name = "Vasyl" // a citizen; red wins by the blacks' team loss
+		g, err := games.Start(ctx, host, club.NewGame{Rules: "fiim-2025-club", Seats: seats, Rated: rated, NightID: night.ID})
+		must(t, err)
+		st, err := games.Act(ctx, host, g.ID, 0, []record.Event{{Event: mafia.TeamLoss(3)}})
+		must(t, err)
+		_, err = games.Save(ctx, host, g.ID, st.Game.Version, rated)
+		must(t, err)
+		return g.ID
+	}
+	rated, normal := play(true), play(false)
+	if got, _ := s.Standings(ctx, club.RatingFilter{}); len(got) != 0 {
+		t.Fatalf("guests in the rating: %+v", got)
+	}
+	admin := &club.User{Login: "a", Name: "A", Role: club.RoleAdmin, PasswordHash: "x"}
+	must(t, s.CreateUser(ctx, admin))
+	u := &club.User{Login: "vasyl", Name: "Vasyl", Role: club.RoleMember, PasswordHash: "x"}
+	p := &club.Player{Nick: "Vasyl"}
+	must(t, s.CreateMember(ctx, u, p))
+	n, err := s.LinkGuest(ctx, "Vasyl", 0, p.ID, club.MemberChange{At: time.Now(), UserID: u.ID, By: admin.ID, Reason: "the same person"})
+	must(t, err)
+	if n != 2 {
+		t.Errorf("linked %d seats, want 2", n)
+	}
+	got, _ := s.Standings(ctx, club.RatingFilter{})
+	if len(got) != 1 || got[0].PlayerID != p.ID || got[0].Games != 1 || got[0].Points != 130 {
+		t.Errorf("after linking: %+v, want one rated game with 1.30", got)
+	}
+	if res, _ := s.PlayerResults(ctx, p.ID); len(res) != 2 || res[0].GameID != rated || res[1].GameID != normal || res[1].Rated {
+		t.Errorf("his results: %+v", res)
+	}
+	_, err = s.LinkGuest(ctx, "Nobody", 0, p.ID, club.MemberChange{At: time.Now(), UserID: u.ID, By: admin.ID})
+	wantCode(t, err, club.NotFound)
+	if log, _ := s.MemberLog(ctx, u.ID); len(log) != 1 || log[0].Field != "linked" {
+		t.Errorf("the link is not logged: %+v", log)
+	}
+	for _, c := range []struct {
+		f    club.GameFilter
+		want int
+	}{
+		{club.GameFilter{NightID: night.ID}, 2},
+		{club.GameFilter{PlayerID: p.ID}, 2},
+		{club.GameFilter{Rules: "fsm-2026"}, 0},
+		{club.GameFilter{Status: club.GameSaved, From: night.StartsAt, To: night.StartsAt.Add(time.Minute)}, 2},
+		{club.GameFilter{To: night.StartsAt}, 0},
+	} {
+		if list, err := s.Games(ctx, c.f); err != nil || len(list) != c.want {
+			t.Errorf("filter %+v: %d games (%v), want %d", c.f, len(list), err, c.want)
+		}
+	}
+}
