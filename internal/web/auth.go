@@ -8,8 +8,12 @@ import (
 )
 
 func (s *Server) home(w http.ResponseWriter, r *http.Request) {
-	if u := currentUser(r); u != nil && u.Role.Can(club.RoleHost) {
-		http.Redirect(w, r, "/games", http.StatusSeeOther)
+	if u := currentUser(r); u != nil {
+		to := "/me"
+		if u.Role.Can(club.RoleHost) {
+			to = "/games"
+		}
+		http.Redirect(w, r, to, http.StatusSeeOther)
 		return
 	}
 	p := s.page(r)

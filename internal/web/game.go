@@ -68,14 +68,28 @@ func (s *Server) gameRecord(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	s.writeRecord(w, st)
+}
+
+// recordJSON is the game's record in the spec's form, with the club's fields carried along.
+func (s *Server) recordJSON(st *club.State) []byte {
 	rec := *st.Record
 	rec.Extra = map[string]json.RawMessage{}
-	rec.Extra["id"] = []byte(strconv.FormatInt(id, 10))
+	rec.Extra["id"] = []byte(strconv.FormatInt(st.Game.ID, 10))
 	rec.Extra["rated"] = []byte(strconv.FormatBool(st.Game.Rated))
 	rec.Extra["started"] = []byte(`"` + st.Game.CreatedAt.In(s.Zone).Format(time.RFC3339) + `"`)
+	if st.Game.NightID != 0 {
+		rec.Extra["event"] = []byte(strconv.FormatInt(st.Game.NightID, 10))
+	}
+	return record.Encode(&rec)
+}
+
+func resultJSON(st *club.State) []byte { return record.ResultJSON(st.Play, nil) }
+
+func (s *Server) writeRecord(w http.ResponseWriter, st *club.State) {
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="game-%d.json"`, id))
-	w.Write(record.Encode(&rec))
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="game-%d.json"`, st.Game.ID))
+	w.Write(s.recordJSON(st))
 }
 
 // gameAct records the host's action: the form names an event (or a batch, "shoot_all") and the version it was

@@ -44,10 +44,39 @@ type newGameView struct {
 	Doctor     bool
 	FixedTable bool
 	Error      string
+	NightID    int64
+	Pool       []string // the club night's main line-up, then its reserve: the seating pool
 }
 
 func (s *Server) newGameForm(w http.ResponseWriter, r *http.Request) {
-	s.renderNewGame(w, r, http.StatusOK, s.newGameFromForm(r), "")
+	v := s.newGameFromForm(r)
+	if v.NightID != 0 {
+		// a game of a club night: its registered players are the seating pool, the main line-up first
+		if _, err := s.Store.Night(r.Context(), v.NightID); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		regs, err := s.Store.Registrations(r.Context(), v.NightID)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		for _, state := range []club.RegState{club.RegMain, club.RegReserve} {
+			for _, reg := range regs {
+				if reg.State == state && !reg.NoShow {
+					v.Pool = append(v.Pool, reg.Nick)
+				}
+			}
+		}
+		if !r.Form.Has("form") {
+			for i := range v.Seats {
+				if i < len(v.Pool) {
+					v.Seats[i].Name = v.Pool[i]
+				}
+			}
+		}
+	}
+	s.renderNewGame(w, r, http.StatusOK, v, "")
 }
 
 // newGameFromForm reads the form (or the query on first display) into the view, with the rule set's defaults.
@@ -82,6 +111,7 @@ func (s *Server) newGameFromForm(r *http.Request) newGameView {
 		v.Mafia = max(1, v.N/4)
 	}
 	v.Doctor = r.Form.Get("doctor") == "on"
+	v.NightID, _ = strconv.ParseInt(r.Form.Get("night"), 10, 64)
 	for _, key := range rs.OptionKeys() {
 		info, _ := rs.Option(key)
 		f := optionField{Key: key, Required: info.Required, Choices: info.Choices}
@@ -204,7 +234,13 @@ func (s *Server) createGame(w http.ResponseWriter, r *http.Request) {
 		}
 		opts[f.Key] = raw
 	}
-	g, err := s.Games.Start(r.Context(), currentUser(r), club.NewGame{Rules: rs.ID, Options: opts, Seats: seats, Rated: v.Rated})
+	if v.NightID != 0 {
+		if _, err := s.Store.Night(r.Context(), v.NightID); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	}
+	g, err := s.Games.Start(r.Context(), currentUser(r), club.NewGame{Rules: rs.ID, Options: opts, Seats: seats, Rated: v.Rated, NightID: v.NightID})
 	if err != nil {
 		if club.ErrorCode(err) == club.Invalid {
 			bad("new.err.setup", err.(*club.Error).Message)

@@ -7,8 +7,9 @@ import (
 	"mafiaclub/internal/club"
 )
 
-// routes lists every route of the site. Permissions: public pages need nothing; host pages need the host role
-// (an admin has it too); reopening a saved game needs an admin.
+// routes lists every route of the site. Permissions: public pages need nothing; a member registers for club nights;
+// host pages need the host role (an admin has it too); reopening a saved game, club nights, members and no-shows
+// need an admin. club.Games and club.Club check the same again.
 func (s *Server) routes(mux *http.ServeMux) {
 	static, _ := fs.Sub(staticFS, "static")
 	mux.Handle("GET /static/", http.StripPrefix("/static/", cacheStatic(http.FileServerFS(static))))
@@ -31,6 +32,34 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /games/{id}/save", s.require(club.RoleHost, s.gameSave))
 	mux.HandleFunc("POST /games/{id}/reopen", s.require(club.RoleAdmin, s.gameReopen))
 	mux.HandleFunc("GET /players/search", s.require(club.RoleHost, s.playerSearch))
+
+	// the club: public pages show nicknames only
+	mux.HandleFunc("GET /rating", s.ratingPage)
+	mux.HandleFunc("GET /rating.csv", s.ratingCSV)
+	mux.HandleFunc("GET /players/{id}", s.playerPage)
+	mux.HandleFunc("GET /history", s.historyPage)
+	mux.HandleFunc("GET /history/{id}", s.recordPage)
+	mux.HandleFunc("GET /history/{id}/record.json", s.recordDownload)
+	mux.HandleFunc("GET /nights", s.nightsPage)
+	mux.HandleFunc("GET /nights.ics", s.nightsICS)
+	mux.HandleFunc("GET /nights/{id}", s.nightPage)
+	mux.HandleFunc("GET /rules", s.rulesPage)
+	mux.HandleFunc("GET /api/standings", s.apiStandings)
+	mux.HandleFunc("GET /api/games/{id}", s.apiGame)
+	mux.HandleFunc("GET /api/nights", s.apiNights)
+
+	mux.HandleFunc("GET /signup", s.signupForm)
+	mux.HandleFunc("POST /signup", s.signup)
+	mux.HandleFunc("GET /me", s.require(club.RoleMember, s.mePage))
+	mux.HandleFunc("POST /nights/{id}/register", s.require(club.RoleMember, s.nightRegister))
+	mux.HandleFunc("POST /nights/{id}/cancel", s.require(club.RoleMember, s.nightCancel))
+
+	mux.HandleFunc("GET /nights/new", s.require(club.RoleAdmin, s.newNightForm))
+	mux.HandleFunc("POST /nights", s.require(club.RoleAdmin, s.createNight))
+	mux.HandleFunc("POST /nights/{id}/noshow", s.require(club.RoleAdmin, s.nightNoShow))
+	mux.HandleFunc("GET /admin/members", s.require(club.RoleAdmin, s.membersPage))
+	mux.HandleFunc("POST /admin/members/{id}", s.require(club.RoleAdmin, s.changeMember))
+	mux.HandleFunc("POST /admin/link-guest", s.require(club.RoleAdmin, s.linkGuest))
 }
 
 func cacheStatic(h http.Handler) http.Handler {

@@ -42,6 +42,7 @@ const (
 type Server struct {
 	Store   club.Store
 	Games   *club.Games
+	Club    *club.Club
 	Catalog Catalog
 	Zone    *time.Location
 	Now     func() time.Time
@@ -66,6 +67,7 @@ func New(store club.Store, zone *time.Location) (*Server, error) {
 	s := &Server{Store: store, Catalog: cat, Zone: zone, Now: time.Now, Cookies: CookieSecureAuto,
 		Log: slog.Default(), Live: NewHub()}
 	s.Games = &club.Games{Store: store, Now: func() time.Time { return s.Now() }, Zone: zone}
+	s.Club = &club.Club{Store: store, Now: func() time.Time { return s.Now() }, Zone: zone}
 	if err := s.parseTemplates(); err != nil {
 		return nil, err
 	}

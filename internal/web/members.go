@@ -1,0 +1,173 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"mafiaclub/internal/club"
+)
+
+type signupView struct {
+	Page
+	Login, Nick, RealName, Error string
+	Done                         bool
+}
+
+func (s *Server) signupForm(w http.ResponseWriter, r *http.Request) {
+	p := s.page(r)
+	p.Title = p.T("signup.title")
+	s.render(w, "signup", signupView{Page: p})
+}
+
+// signup creates a pending member and logs him in; an admin approves him later.
+func (s *Server) signup(w http.ResponseWriter, r *http.Request) {
+	p := s.page(r)
+	p.Title = p.T("signup.title")
+	v := signupView{Page: p, Login: strings.TrimSpace(r.PostFormValue("login")), Nick: strings.TrimSpace(r.PostFormValue("nick")),
+		RealName: strings.TrimSpace(r.PostFormValue("real_name"))}
+	if r.PostFormValue("password") != r.PostFormValue("password2") {
+		v.Error = p.T("signup.mismatch")
+		w.WriteHeader(http.StatusBadRequest)
+		s.render(w, "signup", v)
+		return
+	}
+	u, err := s.Club.SignUp(r.Context(), v.Login, r.PostFormValue("password"), v.Nick, v.RealName)
+	if err != nil {
+		if code := club.ErrorCode(err); code == club.Invalid || code == club.Conflict {
+			v.Error = s.errorText(p.Lang, err)
+			if code == club.Conflict {
+				v.Error = p.T("signup.taken", v.Login)
+			}
+			w.WriteHeader(status(code))
+			s.render(w, "signup", v)
+			return
+		}
+		s.fail(w, r, err)
+		return
+	}
+	if err := s.startSession(w, r, u); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/me", http.StatusSeeOther)
+}
+
+type meView struct {
+	Page
+	Status  string
+	Regs    []regRow
+	Strikes []string
+}
+
+type regRow struct {
+	club.Registration
+	When, State string
+}
+
+func (s *Server) mePage(w http.ResponseWriter, r *http.Request) {
+	p := s.page(r)
+	p.Title = p.T("me.title")
+	u := p.User
+	regs, err := s.Store.UserRegistrations(r.Context(), u.ID)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	strikes, err := s.Store.Strikes(r.Context(), u.ID)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	v := meView{Page: p, Status: p.T("status." + string(u.Status))}
+	for i := len(regs) - 1; i >= 0; i-- {
+		reg := regs[i]
+		n, err := s.Store.Night(r.Context(), reg.NightID)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		state := p.T("reg." + string(reg.State))
+		if reg.Late {
+			state = p.T("reg.late")
+		}
+		if reg.NoShow {
+			state += " · " + p.T("strike.no_show")
+		}
+		v.Regs = append(v.Regs, regRow{Registration: reg, When: p.Time(n.StartsAt) + " · " + n.Place, State: state})
+	}
+	for _, st := range strikes {
+		v.Strikes = append(v.Strikes, p.Time(st.At)+" · "+p.T("strike."+string(st.Kind)))
+	}
+	s.render(w, "me", v)
+}
+
+type membersView struct {
+	Page
+	Members  []club.User
+	Statuses []string
+	Roles    []string
+	Log      []club.MemberChange
+	LogFor   string
+	Error    string
+}
+
+func (s *Server) membersPage(w http.ResponseWriter, r *http.Request) {
+	s.renderMembers(w, r, http.StatusOK, "")
+}
+
+func (s *Server) renderMembers(w http.ResponseWriter, r *http.Request, code int, errText string) {
+	p := s.page(r)
+	p.Title = p.T("members.title")
+	list, err := s.Store.Members(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	v := membersView{Page: p, Members: list, Error: errText,
+		Statuses: []string{string(club.StatusActive), string(club.StatusLowPriority), string(club.StatusExcluded)},
+		Roles:    []string{string(club.RoleMember), string(club.RoleHost), string(club.RoleAdmin)}}
+	if id, err := strconv.ParseInt(r.URL.Query().Get("log"), 10, 64); err == nil {
+		v.Log, _ = s.Store.MemberLog(r.Context(), id)
+		for _, m := range list {
+			if m.ID == id {
+				v.LogFor = m.Login
+			}
+		}
+	}
+	w.WriteHeader(code)
+	s.render(w, "members", v)
+}
+
+// changeMember sets a status or role with its reason (an admin's action, logged).
+func (s *Server) changeMember(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil {
+		s.fail(w, r, club.Errorf(club.NotFound, "no such member"))
+		return
+	}
+	err = s.Club.ChangeMember(r.Context(), currentUser(r), id, r.PostFormValue("field"), r.PostFormValue("to"), r.PostFormValue("reason"))
+	s.afterMembers(w, r, err, fmt.Sprintf("/admin/members?log=%d", id))
+}
+
+func (s *Server) linkGuest(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseInt(r.PostFormValue("user"), 10, 64)
+	if err != nil {
+		err = club.Errorf(club.Invalid, "choose a member")
+	} else {
+		_, err = s.Club.LinkGuest(r.Context(), currentUser(r), r.PostFormValue("guest"), id, r.PostFormValue("reason"))
+	}
+	s.afterMembers(w, r, err, fmt.Sprintf("/admin/members?log=%d", id))
+}
+
+func (s *Server) afterMembers(w http.ResponseWriter, r *http.Request, err error, next string) {
+	switch club.ErrorCode(err) {
+	case "":
+		http.Redirect(w, r, next, http.StatusSeeOther)
+	case club.Invalid, club.NotFound:
+		s.renderMembers(w, r, status(club.ErrorCode(err)), s.errorText(s.page(r).Lang, err))
+	default:
+		s.fail(w, r, err)
+	}
+}
