@@ -1,0 +1,15 @@
+package web
+
+import "net/http"
+
+// rulesPage is the public page with the club's rules (FIIM 2025 points, the club's role tables and extras,
+// registration). The text of both languages lives in templates/rules.html; it needs no store.
+func (s *Server) rulesPage(w http.ResponseWriter, r *http.Request) {
+	p := s.page(r)
+	if p.Lang == "en" {
+		p.Title = "Club rules"
+	} else {
+		p.Title = "Правила клубу"
+	}
+	s.render(w, "rules", p)
+}
