@@ -84,7 +84,7 @@ type gameView struct {
 	Adjust     []string // the allowed adjustment steps, for the club's rules
 	FreeAdjust bool
 	Chrono     []chronoLine
-	Audit      []club.AuditEntry
+	Audit      []string
 	LastEvent  string
 	HasPoints  bool
 	Morning    string // the morning's announcement
@@ -188,7 +188,12 @@ func (s *Server) renderGame(w http.ResponseWriter, r *http.Request, code int, st
 		v.Healer = ps.Seat
 	}
 	if v.Allowed["best_move"] {
-		v.BestMover = next.Actors.List()[0]
+		for _, ps := range next.Plan() {
+			if ps.Step == mafia.StepBestMove || ps.WithBestMove {
+				v.BestMover = ps.Seat
+				break
+			}
+		}
 	}
 	if next.DonAnswer != mafia.NoAnswer {
 		v.Answers = append(v.Answers, p.T("game.answer_don", p.T("answer."+next.DonAnswer.String()), p.T("gesture."+next.DonAnswer.Gesture().String())))
@@ -235,7 +240,15 @@ func (s *Server) renderGame(w http.ResponseWriter, r *http.Request, code int, st
 	}
 	audit, err := s.Store.Audit(r.Context(), st.Game.ID)
 	if err == nil {
-		v.Audit = audit
+		for _, a := range audit {
+			detail := a.Detail
+			if a.Action == "undo" {
+				if e, err := record.DecodeEvent([]byte(a.Detail), len(st.Game.Seats)); err == nil {
+					detail = s.describe(p, e, "")
+				}
+			}
+			v.Audit = append(v.Audit, p.Time(a.At)+" · "+a.ByName+" · "+p.T("audit."+a.Action, detail))
+		}
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)
@@ -278,6 +291,14 @@ func (s *Server) chronology(p Page, st *club.State) []chronoLine {
 	for i, e := range rec.Events {
 		phase, num := g.Phase()
 		answer := ""
+		if e.Type == mafia.EvVote {
+			// the default rule gives the last candidate every hand not raised yet (R26): show them all
+			next := g.Next()
+			if next.NCand > 0 && int(next.Candidates[next.NCand-1]) == int(e.Target) && rec.Options.DefaultVoteToLast {
+				e.Voters |= g.Alive() &^ next.Voted
+				e.VotersGiven = true
+			}
+		}
 		if e.Type == mafia.EvCheck {
 			a := g.Answer(int(e.Seat), int(e.Target))
 			answer = p.T("answer." + a.String())

@@ -246,6 +246,9 @@ func status(code club.Code) int {
 // fail renders an error page for err; only internal errors are logged.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	code := club.ErrorCode(err)
+	if errors.Is(err, context.Canceled) {
+		return // the client went away; nothing to answer or to log
+	}
 	if code == club.Internal {
 		s.Log.Error("request failed", "path", r.URL.Path, "err", err)
 	}
