@@ -291,20 +291,23 @@ func (s *Server) chronology(p Page, st *club.State) []chronoLine {
 	for i, e := range rec.Events {
 		phase, num := g.Phase()
 		answer := ""
+		shown := e
 		if e.Type == mafia.EvVote {
 			// the default rule gives the last candidate every hand not raised yet (R26): show them all
 			next := g.Next()
 			if next.NCand > 0 && int(next.Candidates[next.NCand-1]) == int(e.Target) && rec.Options.DefaultVoteToLast {
-				e.Voters |= g.Alive() &^ next.Voted
-				e.VotersGiven = true
+				shown.Voters |= g.Alive() &^ next.Voted
+				shown.VotersGiven = true
 			}
 		}
 		if e.Type == mafia.EvCheck {
 			a := g.Answer(int(e.Seat), int(e.Target))
 			answer = p.T("answer." + a.String())
 		}
-		_ = g.Apply(e.Event)
-		text := s.describe(p, e, answer)
+		if err := g.Apply(e.Event); err != nil {
+			s.Log.Error("chronology: a stored event does not apply", "game", st.Game.ID, "event", i+1, "err", err)
+		}
+		text := s.describe(p, shown, answer)
 		if e.Reason != "" {
 			text += " — " + e.Reason
 		}

@@ -435,8 +435,14 @@ func TestPlayThroughForms(t *testing.T) {
 	if game.Points(2) != 130+30+5+5+5+5+5 {
 		t.Errorf("seat 2: %d hundredths", game.Points(2))
 	}
-	if !strings.Contains(page, "#1 висунув #3") || !strings.Contains(page, "скасовано:") {
+	if !strings.Contains(page, "#1 висунув #3") || !strings.Contains(page, "скасовано: Найкращий хід #5: #1 #7 #9") {
 		t.Errorf("the chronology or the undo log is missing")
+	}
+	// the default rule's hands are shown with the last candidate, and the phases stay right after them
+	for _, want := range []string{"День 1, ", "Проти #7: 5 (#3 #7 #8 #9 #10)", "Проти #7: 4 (#3 #7 #9 #10)", "Ніч 2, ", "#7 стріляє в #5", "День 3, "} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the chronology lacks %q", want)
+		}
 	}
 }
 

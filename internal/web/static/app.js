@@ -3,10 +3,14 @@
 (function () {
   'use strict';
 
-  // Confirmation before destructive actions.
+  // Confirmation before destructive actions. A page that sends a form stops listening for live updates: the
+  // answer to its own action is on its way.
+  var submitting = false;
   document.addEventListener('submit', function (e) {
     var msg = e.target.getAttribute('data-confirm');
-    if (msg && !window.confirm(msg)) { e.preventDefault(); }
+    if (msg && !window.confirm(msg)) { e.preventDefault(); return; }
+    submitting = true;
+    if (window.mafiaclubLive) { window.mafiaclubLive.close(); }
   });
 
   // The new-game form reloads itself when the rule set or the player count changes.
@@ -124,8 +128,9 @@
   // Another device changed the game: reload at once unless the host is in the middle of ticking hands.
   if (window.EventSource && game.getAttribute('data-live') === 'true') {
     var es = new EventSource('/games/' + gameId + '/live');
+    window.mafiaclubLive = es;
     es.addEventListener('version', function (ev) {
-      if (+ev.data <= version) { return; }
+      if (submitting || +ev.data <= version) { return; }
       if (document.querySelector('.seatpick input:checked')) { document.getElementById('updated').hidden = false; return; }
       window.location.reload();
     });
