@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -50,7 +49,7 @@ func serveFlags(fs *flag.FlagSet) *config {
 func openStore(ctx context.Context, c *config) (*sqlstore.DB, error) {
 	path := c.db
 	if strings.HasPrefix(path, "postgres://") || strings.HasPrefix(path, "postgresql://") {
-		return nil, errors.New("PostgreSQL is not supported yet; use a SQLite file")
+		return sqlstore.Open(ctx, path)
 	}
 	path = strings.TrimPrefix(path, "sqlite:")
 	if path == "" {

@@ -31,12 +31,9 @@ func (db *DB) CreateGame(ctx context.Context, g *club.Game) error {
 	if g.NightID != 0 {
 		night = g.NightID
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO games (rules, options, rated, status, host_id, created_at, night_id) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+	g.ID, err = tx.insert(ctx, `INSERT INTO games (rules, options, rated, status, host_id, created_at, night_id) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 		g.Rules, string(opts), g.Rated, string(club.GameLive), g.HostID, ms(g.CreatedAt), night)
 	if err != nil {
-		return translate(err, "game")
-	}
-	if g.ID, err = res.LastInsertId(); err != nil {
 		return translate(err, "game")
 	}
 	for _, s := range g.Seats {
@@ -170,7 +167,7 @@ func (db *DB) Events(ctx context.Context, gameID int64) ([]club.StoredEvent, err
 
 // bump raises a live game's version from version, in tx; it tells a changed version (Conflict) from a saved game
 // (Closed) and a missing one (NotFound).
-func bump(ctx context.Context, tx *sql.Tx, gameID, version int64, eventsDelta int, wantStatus club.GameStatus) error {
+func bump(ctx context.Context, tx *txn, gameID, version int64, eventsDelta int, wantStatus club.GameStatus) error {
 	res, err := tx.ExecContext(ctx, `UPDATE games SET version = version + 1, events = events + ? WHERE id = ? AND version = ? AND status = ?`,
 		eventsDelta, gameID, version, string(wantStatus))
 	if err != nil {
@@ -245,7 +242,7 @@ func (db *DB) Undo(ctx context.Context, gameID, version int64, a club.AuditEntry
 	return e, translate(tx.Commit(), "game")
 }
 
-func audit(ctx context.Context, tx *sql.Tx, gameID int64, a club.AuditEntry) error {
+func audit(ctx context.Context, tx *txn, gameID int64, a club.AuditEntry) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO game_audit (game_id, at, by_user, action, detail) VALUES (?, ?, ?, ?, ?)`,
 		gameID, ms(a.At), a.By, a.Action, a.Detail)
 	return translate(err, "audit entry")

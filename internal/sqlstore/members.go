@@ -15,24 +15,16 @@ func (db *DB) CreateMember(ctx context.Context, u *club.User, p *club.Player) er
 		return translate(err, "member")
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `INSERT INTO players (nick, real_name, created_at) VALUES (?, ?, ?)`, p.Nick, p.RealName, ms(now))
-	if err != nil {
-		return translate(err, "player")
-	}
-	if p.ID, err = res.LastInsertId(); err != nil {
+	if p.ID, err = tx.insert(ctx, `INSERT INTO players (nick, real_name, created_at) VALUES (?, ?, ?)`, p.Nick, p.RealName, ms(now)); err != nil {
 		return translate(err, "player")
 	}
 	if u.Status == "" {
 		u.Status = club.StatusPending
 	}
 	u.PlayerID, u.CreatedAt = p.ID, now
-	res, err = tx.ExecContext(ctx, `INSERT INTO users (login, name, role, password_hash, player_id, lang, status, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, u.Login, u.Name, string(u.Role), u.PasswordHash, p.ID, u.Lang, string(u.Status), ms(now))
-	if err != nil {
+	if u.ID, err = tx.insert(ctx, `INSERT INTO users (login, name, role, password_hash, player_id, lang, status, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, u.Login, u.Name, string(u.Role), u.PasswordHash, p.ID, u.Lang, string(u.Status), ms(now)); err != nil {
 		return translate(err, "login "+u.Login)
-	}
-	if u.ID, err = res.LastInsertId(); err != nil {
-		return translate(err, "user")
 	}
 	return translate(tx.Commit(), "member")
 }
@@ -71,6 +63,9 @@ func (db *DB) ChangeMember(ctx context.Context, ch club.MemberChange) error {
 		return translate(err, "member")
 	}
 	defer tx.Rollback()
+	if err := tx.lock(ctx, "users", ch.UserID); err != nil {
+		return translate(err, "member")
+	}
 	var from string
 	if err := tx.QueryRowContext(ctx, `SELECT `+col+` FROM users WHERE id = ?`, ch.UserID).Scan(&from); err != nil {
 		return translate(err, "member")

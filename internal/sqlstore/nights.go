@@ -13,13 +13,13 @@ func (db *DB) CreateNight(ctx context.Context, n *club.ClubNight) error {
 	if n.CreatedAt.IsZero() {
 		n.CreatedAt = time.Now()
 	}
-	res, err := db.w.ExecContext(ctx, `INSERT INTO club_nights (starts_at, place, tables, per_table, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+	id, err := db.w.insert(ctx, `INSERT INTO club_nights (starts_at, place, tables, per_table, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		ms(n.StartsAt), n.Place, n.Tables, n.PerTable, n.CreatedBy, ms(n.CreatedAt))
 	if err != nil {
 		return translate(err, "club night")
 	}
-	n.ID, err = res.LastInsertId()
-	return translate(err, "club night")
+	n.ID = id
+	return nil
 }
 
 const nightCols = `n.id, n.starts_at, n.place, n.tables, n.per_table, n.created_by, n.created_at,
@@ -67,6 +67,9 @@ func (db *DB) Register(ctx context.Context, nightID, userID int64, now time.Time
 		return nil, translate(err, "registration")
 	}
 	defer tx.Rollback()
+	if err := tx.lock(ctx, "club_nights", nightID); err != nil {
+		return nil, translate(err, "club night")
+	}
 	var status string
 	if err := tx.QueryRowContext(ctx, `SELECT status FROM users WHERE id = ?`, userID).Scan(&status); err != nil {
 		return nil, translate(err, "member")
@@ -96,11 +99,9 @@ func (db *DB) Register(ctx context.Context, nightID, userID int64, now time.Time
 	if club.MemberStatus(status) == club.StatusActive && n.Main < n.MainSize() {
 		r.State = club.RegMain
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO registrations (night_id, user_id, state, at) VALUES (?, ?, ?, ?)`, nightID, userID, string(r.State), ms(now))
-	if err != nil {
+	if r.ID, err = tx.insert(ctx, `INSERT INTO registrations (night_id, user_id, state, at) VALUES (?, ?, ?, ?)`, nightID, userID, string(r.State), ms(now)); err != nil {
 		return nil, translate(err, "registration")
 	}
-	r.ID, _ = res.LastInsertId()
 	return r, translate(tx.Commit(), "registration")
 }
 
@@ -111,6 +112,9 @@ func (db *DB) Cancel(ctx context.Context, nightID, userID int64, now time.Time, 
 		return nil, translate(err, "registration")
 	}
 	defer tx.Rollback()
+	if err := tx.lock(ctx, "club_nights", nightID); err != nil {
+		return nil, translate(err, "club night")
+	}
 	var r club.Registration
 	var state string
 	var at int64

@@ -1,5 +1,9 @@
-// Package sqlstore implements club.Store over database/sql: SQLite (pure Go, modernc.org/sqlite) by default.
-// Migrations are embedded per dialect and run at Open.
+// Package sqlstore implements club.Store over database/sql: SQLite (pure Go, modernc.org/sqlite) by default, or
+// PostgreSQL (pgx) for a postgres:// URL. Migrations are embedded per dialect and run at Open.
+//
+// Every query is written once, in the SQL both dialects share, with ? placeholders; the handles in dialect.go
+// rebind them to $1..$n for PostgreSQL and pass Go bools as 0/1 (flags are INTEGER columns in both schemas).
+// New rows report their id with INSERT ... RETURNING id (SQLite has it since 3.35). Times are Unix milliseconds.
 package sqlstore
 
 import (
@@ -14,7 +18,9 @@ import (
 	"strings"
 	"time"
 
-	_ "modernc.org/sqlite" // the "sqlite" driver
+	"github.com/jackc/pgx/v5/pgconn"
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver
+	_ "modernc.org/sqlite"             // the "sqlite" driver
 
 	"mafiaclub/internal/club"
 )
@@ -23,31 +29,44 @@ import (
 var migrations embed.FS
 
 // DB is a club.Store on SQL. SQLite gets one writer connection (SQLite has one writer anyway; a single
-// connection makes writes queue in Go instead of spinning on SQLITE_BUSY) and a pool of readers.
+// connection makes writes queue in Go instead of spinning on SQLITE_BUSY) and a pool of readers; PostgreSQL
+// gets one pool for both.
 type DB struct {
-	w, r    *sql.DB
-	dialect string
+	w, r    dbh
+	dialect string // "sqlite" or "postgres": the folder of its migrations
 }
 
 var _ club.Store = (*DB)(nil)
 
-// Open opens (creating it if needed) the database at path, a file name or ":memory:", and migrates it.
-// Every commit is synchronous (synchronous=FULL): an acknowledged write survives a crash of the process or the
-// machine.
-func Open(ctx context.Context, path string) (*DB, error) {
+// isPostgres reports whether dsn names a PostgreSQL database (a postgres:// or postgresql:// URL).
+func isPostgres(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+}
+
+// Open opens the database and migrates it. dsn is a postgres:// or postgresql:// URL (pgx's connection string:
+// sslmode, search_path and other parameters go in its query), or else an SQLite file name or ":memory:" (the
+// file is created if needed).
+//
+// On SQLite every commit is synchronous (synchronous=FULL): an acknowledged write survives a crash of the
+// process or the machine. On PostgreSQL that is the server's synchronous_commit (on by default).
+func Open(ctx context.Context, dsn string) (*DB, error) {
+	if isPostgres(dsn) {
+		return openPostgres(ctx, dsn)
+	}
+	path := dsn
 	q := url.Values{}
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(FULL)")
 	q.Set("_txlock", "immediate")
-	dsn := "file:" + path + "?" + q.Encode()
-	w, err := sql.Open("sqlite", dsn)
+	w, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
 	if err != nil {
 		return nil, err
 	}
 	w.SetMaxOpenConns(1)
-	db := &DB{w: w, r: w, dialect: "sqlite"}
+	db := &DB{w: dbh{w, sqlite}, dialect: "sqlite"}
+	db.r = db.w
 	if path != ":memory:" {
 		q.Add("_pragma", "query_only(1)")
 		r, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
@@ -56,7 +75,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 			return nil, err
 		}
 		r.SetMaxOpenConns(8)
-		db.r = r
+		db.r = dbh{r, sqlite}
 	}
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
@@ -65,11 +84,32 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	return db, nil
 }
 
+func openPostgres(ctx context.Context, dsn string) (*DB, error) {
+	p, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return nil, err
+	}
+	p.SetMaxOpenConns(16)
+	p.SetMaxIdleConns(16)
+	p.SetConnMaxIdleTime(5 * time.Minute)
+	db := &DB{w: dbh{p, postgres}, dialect: "postgres"}
+	db.r = db.w
+	if err := p.PingContext(ctx); err != nil {
+		p.Close()
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	if err := db.migrate(ctx); err != nil {
+		p.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
 // Close closes the database.
 func (db *DB) Close() error {
-	err := db.w.Close()
-	if db.r != db.w {
-		if e := db.r.Close(); err == nil {
+	err := db.w.db.Close()
+	if db.r.db != db.w.db {
+		if e := db.r.db.Close(); err == nil {
 			err = e
 		}
 	}
@@ -77,7 +117,7 @@ func (db *DB) Close() error {
 }
 
 func (db *DB) migrate(ctx context.Context) error {
-	if _, err := db.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
+	if _, err := db.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)`); err != nil {
 		return fmt.Errorf("migrations table: %w", err)
 	}
 	dir := "migrations/" + db.dialect
@@ -133,6 +173,13 @@ func translate(err error, what string) error {
 	var ce *club.Error
 	if errors.As(err, &ce) {
 		return err
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		if pe.Code == "23505" { // unique_violation
+			return &club.Error{Code: club.Conflict, Message: what + " already exists", Cause: err}
+		}
+		return &club.Error{Code: club.Internal, Message: "database error", Cause: err}
 	}
 	msg := err.Error()
 	if strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "PRIMARY KEY") {

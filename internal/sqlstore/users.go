@@ -21,13 +21,13 @@ func (db *DB) CreateUser(ctx context.Context, u *club.User) error {
 	if u.Status == "" {
 		u.Status = club.StatusActive
 	}
-	res, err := db.w.ExecContext(ctx, `INSERT INTO users (login, name, role, password_hash, player_id, lang, status, created_at)
+	id, err := db.w.insert(ctx, `INSERT INTO users (login, name, role, password_hash, player_id, lang, status, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, u.Login, u.Name, string(u.Role), u.PasswordHash, player, u.Lang, string(u.Status), ms(u.CreatedAt))
 	if err != nil {
 		return translate(err, "login "+u.Login)
 	}
-	u.ID, err = res.LastInsertId()
-	return translate(err, "user")
+	u.ID = id
+	return nil
 }
 
 const userCols = `id, login, name, role, password_hash, COALESCE(player_id, 0), lang, status, created_at`
@@ -43,9 +43,10 @@ func scanUser(row interface{ Scan(...any) error }) (*club.User, error) {
 	return &u, nil
 }
 
-// UserByLogin finds an account by its login, ignoring case.
+// UserByLogin finds an account by its login, ignoring case (by lower(login): PostgreSQL's unique index is on it;
+// on SQLite, whose lower() folds ASCII letters only, this is the same as the column's NOCASE).
 func (db *DB) UserByLogin(ctx context.Context, login string) (*club.User, error) {
-	u, err := scanUser(db.r.QueryRowContext(ctx, `SELECT `+userCols+` FROM users WHERE login = ?`, strings.TrimSpace(login)))
+	u, err := scanUser(db.r.QueryRowContext(ctx, `SELECT `+userCols+` FROM users WHERE lower(login) = lower(?)`, strings.TrimSpace(login)))
 	return u, translate(err, "user")
 }
 
@@ -55,9 +56,9 @@ func (db *DB) User(ctx context.Context, id int64) (*club.User, error) {
 	return u, translate(err, "user")
 }
 
-// Users lists every account by login.
+// Users lists every account by login, ignoring case.
 func (db *DB) Users(ctx context.Context) ([]club.User, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT `+userCols+` FROM users ORDER BY login`)
+	rows, err := db.r.QueryContext(ctx, `SELECT `+userCols+` FROM users ORDER BY lower(login)`)
 	if err != nil {
 		return nil, translate(err, "user")
 	}
@@ -106,12 +107,12 @@ func (db *DB) CreatePlayer(ctx context.Context, p *club.Player) error {
 	if p.CreatedAt.IsZero() {
 		p.CreatedAt = time.Now()
 	}
-	res, err := db.w.ExecContext(ctx, `INSERT INTO players (nick, real_name, created_at) VALUES (?, ?, ?)`, p.Nick, p.RealName, ms(p.CreatedAt))
+	id, err := db.w.insert(ctx, `INSERT INTO players (nick, real_name, created_at) VALUES (?, ?, ?)`, p.Nick, p.RealName, ms(p.CreatedAt))
 	if err != nil {
 		return translate(err, "player")
 	}
-	p.ID, err = res.LastInsertId()
-	return translate(err, "player")
+	p.ID = id
+	return nil
 }
 
 // Player finds a player by id.
