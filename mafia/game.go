@@ -161,6 +161,9 @@ type Game struct {
 	// not say whether that speech had ended (C-36). The next event settles it: the last speaker nominating means
 	// the list was open (today's vote is cancelled); a vote means it was closed.
 	listUnsure uint8
+	// nomClosed: the voting has started today, so the list of candidates is closed even if a disqualification
+	// then cancels the vote (R20).
+	nomClosed bool
 
 	// the current night
 	nightStage    uint8
@@ -395,7 +398,7 @@ func (g *Game) day() error {
 		g.status = VotingCancelled // R68-R69: a disqualification cancelled this day's vote
 		g.cancelNext = false
 	}
-	g.nCands, g.candIdx, g.voted, g.prevTie, g.liftDue, g.tieSpeeches, g.listUnsure = 0, 0, 0, 0, false, false, 0
+	g.nCands, g.candIdx, g.voted, g.prevTie, g.liftDue, g.tieSpeeches, g.listUnsure, g.nomClosed = 0, 0, 0, 0, false, false, 0, false
 	g.firstRound = uint16(len(g.rounds))
 	g.lastWord, g.bmSeat = 0, 0
 	g.victim = uint8(victim)
@@ -619,7 +622,7 @@ func (g *Game) nominate(by, target uint8) error {
 	if err := g.seat(target); err != nil {
 		return err
 	}
-	if g.status != VotingPending && g.status != VotingCancelled {
+	if (g.status != VotingPending && g.status != VotingCancelled) || g.nomClosed {
 		return ErrNominationsClosed
 	}
 	if by != g.speaker || !g.alive.Has(int(by)) {
@@ -667,6 +670,7 @@ func (g *Game) startVoting() error {
 	}
 	g.resetRound()
 	g.status = VotingRounds
+	g.nomClosed = true
 	return nil
 }
 
@@ -716,7 +720,7 @@ func (g *Game) vote(e Event) error {
 	if twice := v & g.voted; twice != 0 {
 		return violate(ErrVotedTwice, first(twice), int(e.Target), "seat %d", first(twice))
 	}
-	if v.Has(int(e.Target)) {
+	if v.Has(int(e.Target)) && g.rules.SelfVoteForbidden {
 		return violate(ErrSelfVote, int(e.Target), int(e.Target), "seat %d", e.Target) // C-03: never by hand
 	}
 	if g.candIdx == g.nCands-1 && g.opt.DefaultVoteToLast {

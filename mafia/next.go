@@ -262,7 +262,7 @@ func (g *Game) speechLimit(m SpeechMode) int {
 func (g *Game) dayPlan(n *Next) {
 	t := g.rules.Times
 	n.Nominations, n.Nominators, n.NNom = g.noms, g.nominators, int(g.nNoms)
-	open := g.status == VotingPending || g.status == VotingCancelled
+	open := (g.status == VotingPending || g.status == VotingCancelled) && !g.nomClosed
 	if open && g.spoken.Empty() {
 		// the morning: the best move and the victim's last word (R12, R56; C-34)
 		if g.bmSeat != 0 {
@@ -306,7 +306,10 @@ func (g *Game) dayPlan(n *Next) {
 					n.NCand++
 				}
 			}
-			n.Actors = g.alive.Remove(int(n.Candidates[0]))
+			n.Actors = g.alive
+			if g.rules.SelfVoteForbidden {
+				n.Actors = n.Actors.Remove(int(n.Candidates[0]))
+			}
 			n.add(PlanStep{Step: StepVote, Seat: int(n.Candidates[0]), Event: EvVote})
 			n.Allowed = n.Allowed.add(EvVote)
 			if g.listUnsure != 0 {
@@ -336,7 +339,10 @@ func (g *Game) dayPlan(n *Next) {
 			}
 		}
 		cand := int(g.cands[g.candIdx])
-		n.Actors = (g.alive &^ g.voted).Remove(cand) // C-03: a candidate never raises his hand against himself
+		n.Actors = g.alive &^ g.voted
+		if g.rules.SelfVoteForbidden {
+			n.Actors = n.Actors.Remove(cand) // C-03: a candidate never raises his hand against himself
+		}
 		n.add(PlanStep{Step: StepVote, Seat: cand, Event: EvVote})
 		n.Allowed = n.Allowed.add(EvVote)
 		return

@@ -184,3 +184,36 @@ func TestCheckAnswers(t *testing.T) {
 		}
 	}
 }
+
+func TestSelfVoteByRuleSet(t *testing.T) {
+	day1 := cat(Day(), speeches(1, 1), Nominate(1, 3), speeches(2, 2), Nominate(2, 7), speeches(3, 10))
+	for _, c := range []struct {
+		rules string
+		ok    bool
+	}{{"fiim-2025-club", false}, {"fsm-2026", true}, {"fiim-xcraft", true}} {
+		g := play(t, c.rules, ten, nil, day1...)
+		err := g.Apply(Vote(3, 1, 3, 4))
+		if (err == nil) != c.ok {
+			t.Errorf("%s: a candidate's own hand: %v, want allowed=%v (000 L105 is the club's rule only)", c.rules, err, c.ok)
+		}
+		n := g.Next()
+		if c.ok && err == nil && n.Actors.Has(7) != true {
+			t.Errorf("%s: the next candidate may vote against himself", c.rules)
+		}
+	}
+}
+
+func TestNominationsStayClosedAfterCancelledVote(t *testing.T) {
+	// R20, C-11: the voting began; a disqualification cancels it; the last speaker cannot nominate again.
+	g := play(t, "fiim-xcraft", ten, nil, cat(Day(), speeches(1, 1), Nominate(1, 3), speeches(2, 2), Nominate(2, 7), speeches(3, 10),
+		Vote(3, 1, 2), Disqualify(4))...)
+	if g.Voting() != VotingCancelled {
+		t.Fatalf("voting %v, want cancelled", g.Voting())
+	}
+	if err := g.Apply(Nominate(10, 1)); err == nil {
+		t.Error("a nomination was accepted after the voting had begun")
+	}
+	if got := plan(g); got != "night" {
+		t.Errorf("plan %q, want night", got)
+	}
+}

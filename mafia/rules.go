@@ -100,6 +100,10 @@ type Rules struct {
 	// DonMayNotCheckOwnFirstShot: on the first shooting night the don may not check the player he shot
 	// (001 L27, matrix R47).
 	DonMayNotCheckOwnFirstShot bool
+	// SelfVoteForbidden: a candidate may not raise his own hand against himself (000 L105, C-03); only the
+	// default vote may count against him. Seeds 001, 002 and 004 are silent, and real FIIM and FSM games
+	// (the conformance records) show candidates voting against themselves, so only the club forbids it.
+	SelfVoteForbidden bool
 	// WrongVoteDisqualifies says that voting against several candidates is disqualifying (000 L147) rather than a
 	// foul (002 §6.6.4, §6.6.6). The engine records only the sanction; host mode offers the right one.
 	WrongVoteDisqualifies bool
@@ -140,7 +144,7 @@ var ruleSets = []*Rules{
 		ID: "fiim-2025-club", Title: "FIIM 2025, club rules",
 		MinPlayers: 7, MaxPlayers: 10,
 		Mute: MuteLost, Tie: TieLift, Draw: DrawDeclared, BestMove: BestMoveRed, DQ: DQClub, Points: Points2025,
-		Times: sportTimes, DefaultVote: true, WrongVoteDisqualifies: true,
+		Times: sportTimes, DefaultVote: true, WrongVoteDisqualifies: true, SelfVoteForbidden: true,
 		// 000 L49-L52, with the 8 and 7 rows completed as C-02 proposes.
 		tables: map[int][numRoles]int{10: table(6, 1, 2, 1), 9: table(5, 1, 2, 1), 8: table(5, 1, 1, 1), 7: table(5, 0, 1, 1)},
 		options: []optionSpec{

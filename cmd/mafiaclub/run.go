@@ -18,6 +18,10 @@ const usage = `usage:
   mafiaclub replay FILE...   replay game records (spec format 1) and print each result as JSON;
                              "-" reads standard input. Exit status: 0 all events accepted,
                              1 an event was rejected, 2 a file is not a valid record.
+  mafiaclub import --from mafiaratings|polemica FILE
+                             convert another platform's game to our record (format 1) on standard output
+  mafiaclub export --to mafiaratings FILE
+                             convert our record to that platform's game JSON
   mafiaclub rules            list the rule sets and their options
 `
 
@@ -37,6 +41,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return adminCreate(args[2:], stdin, stdout, stderr)
 	case "replay":
 		return replay(args[1:], stdin, stdout, stderr)
+	case "import":
+		return importCmd(args[1:], stdin, stdout, stderr)
+	case "export":
+		return exportCmd(args[1:], stdin, stdout, stderr)
 	case "rules":
 		return listRules(stdout)
 	case "help", "-h", "--help":

@@ -270,8 +270,18 @@ func (db *DB) SetStatus(ctx context.Context, gameID, version int64, status club.
 		string(status), rated, winner, saved, gameID); err != nil {
 		return translate(err, "game")
 	}
+	old, err := gameResults(ctx, tx, `game_id = ?`, gameID)
+	if err != nil {
+		return err
+	}
+	if err := addMonths(ctx, tx, old, -1); err != nil {
+		return err
+	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM game_results WHERE game_id = ?`, gameID); err != nil {
 		return translate(err, "result")
+	}
+	if err := addMonths(ctx, tx, results, 1); err != nil {
+		return err
 	}
 	for _, r := range results {
 		var player any
@@ -350,6 +360,13 @@ func (db *DB) LinkGuest(ctx context.Context, guestName string, gameID, playerID 
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE game_results SET player_id = ? WHERE game_id = ? AND seat = ?`, playerID, k.game, k.seat); err != nil {
 			return 0, translate(err, "guest")
+		}
+		linked, err := gameResults(ctx, tx, `game_id = ? AND seat = ?`, k.game, k.seat)
+		if err != nil {
+			return 0, err
+		}
+		if err := addMonths(ctx, tx, linked, 1); err != nil {
+			return 0, err
 		}
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO member_log (user_id, at, by_user, field, from_value, to_value, reason) VALUES (?, ?, ?, ?, ?, ?, ?)`,

@@ -41,7 +41,7 @@ func TestMigrateTwice(t *testing.T) {
 
 // postgresURL is TEST_DATABASE_URL, a postgres:// URL of a server where the tests may create schemas. Without
 // it the PostgreSQL tests skip, except under CI, where they fail: a green CI must not hide them.
-func postgresURL(t *testing.T) string {
+func postgresURL(t testing.TB) string {
 	t.Helper()
 	u := os.Getenv("TEST_DATABASE_URL")
 	if u == "" {
@@ -58,7 +58,7 @@ func postgresURL(t *testing.T) string {
 
 // freshPostgres makes an empty schema of its own on the server of TEST_DATABASE_URL, dropped when t ends, and
 // returns the URL that works in it (search_path), so that parallel packages and subtests never meet.
-func freshPostgres(t *testing.T) string {
+func freshPostgres(t testing.TB) string {
 	t.Helper()
 	base := postgresURL(t)
 	admin, err := sql.Open("pgx", base)

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"mafiaclub/mafia/record"
+)
+
+const polemicaMinimal = "../../internal/convert/testdata/polemica-minimal.json"
+
+func runConvert(f func([]string, io.Reader, io.Writer, io.Writer) int, stdin string, args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := f(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func oneStderrLine(t *testing.T, stderr string) {
+	t.Helper()
+	if strings.Count(stderr, "\n") != 1 || !strings.HasSuffix(stderr, "\n") {
+		t.Errorf("stderr is not one line: %q", stderr)
+	}
+}
+
+func TestImportCmd(t *testing.T) {
+	code, out, stderr := runConvert(importCmd, "", "--from", "polemica", polemicaMinimal)
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if _, err := record.Decode([]byte(out)); err != nil {
+		t.Fatalf("the output is not a record: %v", err)
+	}
+	data, err := os.ReadFile(polemicaMinimal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out2, _ := runConvert(importCmd, string(data), "--from=polemica", "-")
+	if code != 0 || out2 != out {
+		t.Errorf("from standard input: exit %d, same output %v", code, out2 == out)
+	}
+
+	for _, c := range []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+		want  string
+	}{
+		{"no arguments", "", nil, 2, "usage"},
+		{"no file", "", []string{"--from", "polemica"}, 2, "usage"},
+		{"two files", "", []string{"--from", "polemica", "a", "b"}, 2, "usage"},
+		{"unknown flag", "", []string{"--from", "polemica", "--x", "a"}, 2, "usage"},
+		{"unknown platform", "", []string{"--from", "lichess", "a"}, 2, `unknown platform "lichess"`},
+		{"missing file", "", []string{"--from", "mafiaratings", filepath.Join(t.TempDir(), "none.json")}, 2, "none.json"},
+		{"malformed", "{\"players\": 5}", []string{"--from", "mafiaratings", "-"}, 2, "players: must be a list"},
+		{"not JSON", "\x00\x01", []string{"--from", "polemica", "-"}, 2, "not a JSON object"},
+		{"cannot be converted", strings.Replace(string(data), `"result": 0`, `"result": 1`, 1), []string{"--from", "polemica", "-"}, 1,
+			"cannot be converted"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, stderr := runConvert(importCmd, c.stdin, c.args...)
+			if code != c.code {
+				t.Errorf("exit %d, want %d (stderr %q)", code, c.code, stderr)
+			}
+			if out != "" {
+				t.Errorf("output on failure: %q", out)
+			}
+			oneStderrLine(t, stderr)
+			if !strings.Contains(stderr, c.want) {
+				t.Errorf("stderr %q does not say %q", stderr, c.want)
+			}
+		})
+	}
+}
+
+func TestExportCmd(t *testing.T) {
+	code, out, stderr := runConvert(exportCmd, "", "--to", "mafiaratings", "../../examples/club-game.json")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	var game map[string]any
+	if err := json.Unmarshal([]byte(out), &game); err != nil || game["winner"] != "civ" {
+		t.Fatalf("not a mafiaratings game: %v %v", err, game["winner"])
+	}
+	code, rec, stderr := runConvert(importCmd, out, "--from", "mafiaratings", "-")
+	if code != 0 {
+		t.Fatalf("importing the export: exit %d, %s", code, stderr)
+	}
+	orig, _ := os.ReadFile("../../examples/club-game.json")
+	a, _ := record.Decode(orig)
+	b, err := record.Decode([]byte(rec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ga, _ := a.Replay()
+	gb, _ := b.Replay()
+	if !bytes.Equal(record.ResultJSON(ga, nil), record.ResultJSON(gb, nil)) {
+		t.Errorf("the round trip changes the result")
+	}
+
+	home := `{"format": 1, "rules": "home-ua", "seats": [{"seat": 1, "role": "commissar", "name": "A"},
+		{"seat": 2, "role": "citizen", "name": "B"}, {"seat": 3, "role": "mafia", "name": "C"}], "events": []}`
+	for _, c := range []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+		want  string
+	}{
+		{"no arguments", "", nil, 2, "usage"},
+		{"unknown platform", "", []string{"--to", "polemica", "-"}, 2, `unknown platform "polemica"`},
+		{"invalid record", `{"format": 1}`, []string{"--to", "mafiaratings", "-"}, 2, "not a valid game record"},
+		{"home rules", home, []string{"--to", "mafiaratings", "-"}, 1, "cannot be converted"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, stderr := runConvert(exportCmd, c.stdin, c.args...)
+			if code != c.code {
+				t.Errorf("exit %d, want %d (stderr %q)", code, c.code, stderr)
+			}
+			if out != "" {
+				t.Errorf("output on failure: %q", out)
+			}
+			oneStderrLine(t, stderr)
+			if !strings.Contains(stderr, c.want) {
+				t.Errorf("stderr %q does not say %q", stderr, c.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,1004 @@
+// Package convert imports games recorded by other platforms (mafiaratings.com, Polemica) into our game record
+// (spec game-record.md, format 1) and exports our records as mafiaratings game JSON.
+//
+// An importer never guesses. It reads the platform's facts into a neutral form (the game by engine night and day
+// numbers), then replays them through the rules engine step by step: the engine's "what happens next" says who
+// speaks, which candidate is voted now and whether a lift vote is due, and the importer fills in only what the
+// platform leaves implicit and our record needs (speech events in speaking order, default votes, an unrecorded
+// lift vote whose outcome the departures fix). Where the platform's facts fit no event sequence under the chosen
+// rule set, the import fails with a *GameError naming the round and the seat; malformed input is an *InputError
+// naming the field and the player.
+package convert
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"mafiaclub/mafia"
+	"mafiaclub/mafia/record"
+)
+
+// InputError is input that is not a valid game of the platform: bad JSON, a field of the wrong type, a seat that
+// does not exist. Where names the field and the player or round.
+type InputError struct {
+	Where string
+	What  string
+}
+
+func (e *InputError) Error() string {
+	if e.Where == "" {
+		return e.What
+	}
+	return e.Where + ": " + e.What
+}
+
+// GameError is a valid platform game that cannot become our record: its facts fit no event sequence under the
+// rule set (a difference of rules, or facts that contradict each other). Where names the round and the seat.
+type GameError struct {
+	Where string
+	What  string
+}
+
+func (e *GameError) Error() string {
+	if e.Where == "" {
+		return e.What
+	}
+	return e.Where + ": " + e.What
+}
+
+func inputErr(where, format string, args ...any) error {
+	return &InputError{Where: where, What: fmt.Sprintf(format, args...)}
+}
+
+func gameErr(where, format string, args ...any) error {
+	return &GameError{Where: where, What: fmt.Sprintf(format, args...)}
+}
+
+// Imported is the result of an import: the record and how it replays.
+type Imported struct {
+	Record *record.Record
+	Game   *mafia.Game // the replayed game
+	Notes  []string    // what was chosen or synthesized, also in the record's "note"
+}
+
+// JSON is the record in its canonical form.
+func (im *Imported) JSON() []byte { return record.Encode(im.Record) }
+
+// slotKind is a moment of the game at which a platform records a foul, a disqualification or the point where an
+// unfinished game stops. The builder passes the moments in this order within a night and within a day.
+type slotKind uint8
+
+const (
+	slNightStart   slotKind = iota + 1 // a night, before its shots (night 1: the acquaintance)
+	slAfterShots                       // after the shots
+	slAfterDon                         // after the don's check
+	slAfterSheriff                     // after the sheriff's check: the end of the night, before "day"
+	slMorning                          // after "day" and the best move: the victim's last word
+	slSpeechBefore                     // during seat's regular speech, before his nomination
+	slSpeech                           // during seat's regular speech (after his nomination)
+	slVotingStart                      // after the last speech, before the voting
+	slRoundStart                       // before voting round `round` (after the tie speeches)
+	slBeforeVote                       // before the vote on seat in voting round `round`
+	slBeforeLift                       // before the lift vote
+	slAfterVoting                      // after the voting: the last words; the end of the day
+	slEnd                              // after the end of the game
+)
+
+// slot is one moment. num is the engine's night or day number (nights from 1, the acquaintance night).
+type slot struct {
+	kind  slotKind
+	num   int
+	round int // voting round, from 0
+	seat  int
+}
+
+func (s slot) String() string {
+	switch s.kind {
+	case slNightStart:
+		return fmt.Sprintf("the start of night %d", s.num)
+	case slAfterShots:
+		return fmt.Sprintf("night %d after the shots", s.num)
+	case slAfterDon:
+		return fmt.Sprintf("night %d after the don's check", s.num)
+	case slAfterSheriff:
+		return fmt.Sprintf("the end of night %d", s.num)
+	case slMorning:
+		return fmt.Sprintf("the morning of day %d", s.num)
+	case slSpeech, slSpeechBefore:
+		return fmt.Sprintf("seat %d's speech on day %d", s.seat, s.num)
+	case slVotingStart:
+		return fmt.Sprintf("the start of the voting on day %d", s.num)
+	case slRoundStart:
+		return fmt.Sprintf("voting round %d of day %d", s.round+1, s.num)
+	case slBeforeVote:
+		return fmt.Sprintf("the vote on seat %d in voting round %d of day %d", s.seat, s.round+1, s.num)
+	case slBeforeLift:
+		return fmt.Sprintf("the lift vote of day %d", s.num)
+	case slAfterVoting:
+		return fmt.Sprintf("the end of day %d", s.num)
+	case slEnd:
+		return "the end of the game"
+	}
+	return "?"
+}
+
+// order gives a total order of slots for sorting leftovers (nights before the day of the same number).
+func (s slot) order() [4]int {
+	if s.kind == slEnd {
+		return [4]int{1 << 20, 0, 0, 0}
+	}
+	phase := 0
+	if s.kind >= slMorning {
+		phase = 1
+	}
+	return [4]int{s.num*2 + phase, int(s.kind), s.round, s.seat}
+}
+
+// pending is a discipline event waiting for its moment.
+type pending struct {
+	ev    record.Event
+	where string // the platform field it came from
+	at    slot
+	seq   int
+}
+
+type nomination struct {
+	target int
+	where  string
+}
+
+type shotFact struct {
+	by, target int
+	where      string
+}
+
+type checkFact struct {
+	by     int // 0: the living don / sheriff
+	target int
+	where  string
+}
+
+// liftFact is a day's lift vote as the platform recorded it.
+type liftFact struct {
+	recorded bool
+	yes      []int
+	where    string
+}
+
+// expectOut is how and when the platform says a seat left.
+type expectOut struct {
+	known bool // the platform recorded it
+	how   mafia.OutHow
+	phase mafia.Phase
+	num   int
+}
+
+// game is a platform's game in a neutral form, by engine night and day numbers.
+type game struct {
+	platform string
+	rules    *mafia.Rules
+	options  mafia.Options
+	optJSON  map[string]json.RawMessage
+	seats    []record.Seat
+	extra    map[string]json.RawMessage
+
+	shots     map[int][]shotFact         // by night
+	donCheck  map[int][]checkFact        // by night
+	sherCheck map[int][]checkFact        // by night
+	noms      map[int]map[int]nomination // by day, by nominator
+	rounds    map[int][]map[int]int      // by day: the voting rounds, voter -> candidate
+	roundsAt  map[int]string             // by day: where the votes come from, for messages
+	lifts     map[int]liftFact           // by day
+	bestMove  map[int][]int              // by seat
+	bmWhere   map[int]string             // by seat
+	pend      []pending
+	adjust    []record.Event
+	lastNum   int // the last night or day number the platform recorded anything for
+	winner    mafia.Winner
+	finished  bool  // the platform says the game is over
+	stop      *slot // an unfinished game stops at this moment
+	expect    []expectOut
+	expFouls  []int                              // -1: not recorded
+	dayVotes  bool                               // the platform records every living player's vote in each round (Polemica)
+	voteField func(day, round, voter int) string // names the platform field of one vote, for messages
+	notes     []string
+	seq       int
+	// allDeaths: the platform records every departure, so a seat without one stayed to the end
+	allDeaths bool
+	// liftYesOnly: the platform lists only the yes votes of a lift vote (Polemica), so none listed means none
+	liftYesOnly bool
+}
+
+func newGame(platform string, n int) *game {
+	g := &game{platform: platform, shots: map[int][]shotFact{}, donCheck: map[int][]checkFact{},
+		sherCheck: map[int][]checkFact{}, noms: map[int]map[int]nomination{}, rounds: map[int][]map[int]int{},
+		roundsAt: map[int]string{}, lifts: map[int]liftFact{}, bestMove: map[int][]int{}, bmWhere: map[int]string{},
+		extra: map[string]json.RawMessage{}, optJSON: map[string]json.RawMessage{},
+		expect: make([]expectOut, n+1), expFouls: make([]int, n+1)}
+	g.voteField = func(day, round, voter int) string {
+		return fmt.Sprintf("day %d, round %d, seat %d's vote", day, round+1, voter)
+	}
+	for i := range g.expFouls {
+		g.expFouls[i] = -1
+	}
+	return g
+}
+
+func (g *game) note(format string, args ...any) {
+	s := fmt.Sprintf(format, args...)
+	for _, n := range g.notes {
+		if n == s {
+			return
+		}
+	}
+	g.notes = append(g.notes, s)
+}
+
+func (g *game) touch(num int) {
+	if num > g.lastNum {
+		g.lastNum = num
+	}
+}
+
+func (g *game) addPending(at slot, ev record.Event, where string) {
+	g.seq++
+	g.pend = append(g.pend, pending{ev: ev, where: where, at: at, seq: g.seq})
+	g.touch(at.num)
+}
+
+func (g *game) setOption(key string, v bool) {
+	if err := g.options.Set(key, mafia.OptionValue{Bool: v}); err != nil {
+		panic(err) // the keys are ours
+	}
+	b, _ := json.Marshal(v)
+	g.optJSON[key] = b
+}
+
+// builder replays a neutral game through the engine, emitting the record's events.
+type builder struct {
+	src    *game
+	eng    *mafia.Game
+	events []record.Event
+	done   map[int]bool // pending items applied, by seq
+	bmDone map[int]bool
+}
+
+func (b *builder) apply(e record.Event, where string) error {
+	if err := b.eng.Apply(e.Event); err != nil {
+		return gameErr(where, "%s is not allowed under %s here: %v", describeEvent(e.Event), b.src.rules.ID, err)
+	}
+	b.events = append(b.events, e)
+	return nil
+}
+
+func describeEvent(e mafia.Event) string {
+	switch e.Type {
+	case mafia.EvSpeech:
+		return fmt.Sprintf("the speech of seat %d", e.Seat)
+	case mafia.EvNominate:
+		return fmt.Sprintf("seat %d nominating seat %d", e.Seat, e.Target)
+	case mafia.EvVote:
+		if e.VotersGiven {
+			return fmt.Sprintf("the vote on seat %d by seats %v", e.Target, e.Voters.List())
+		}
+		return fmt.Sprintf("the vote on seat %d", e.Target)
+	case mafia.EvLift:
+		return fmt.Sprintf("the lift vote (yes: seats %v)", e.Voters.List())
+	case mafia.EvShot:
+		return fmt.Sprintf("seat %d shooting seat %d", e.Seat, e.Target)
+	case mafia.EvCheck:
+		return fmt.Sprintf("seat %d checking seat %d", e.Seat, e.Target)
+	case mafia.EvBestMove:
+		return fmt.Sprintf("the best move of seat %d", e.Seat)
+	case mafia.EvFoul:
+		return fmt.Sprintf("a foul on seat %d", e.Seat)
+	case mafia.EvWarning:
+		return fmt.Sprintf("a warning on seat %d", e.Seat)
+	case mafia.EvDisqualify:
+		return fmt.Sprintf("the disqualification of seat %d", e.Seat)
+	case mafia.EvTeamLoss:
+		return fmt.Sprintf("the team loss caused by seat %d", e.Seat)
+	case mafia.EvAdjust:
+		return fmt.Sprintf("an adjustment of seat %d's points", e.Seat)
+	case mafia.EvDraw:
+		return "a declared draw"
+	}
+	return `"` + e.Type.String() + `"`
+}
+
+// flush applies the discipline events recorded at moment s, in the order the platform lists them.
+func (b *builder) flush(s slot) error {
+	for i := range b.src.pend {
+		p := &b.src.pend[i]
+		if b.done[p.seq] || p.at != s {
+			continue
+		}
+		b.done[p.seq] = true
+		if err := b.apply(p.ev, p.where); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stopped reports whether the unfinished game stops at s.
+func (b *builder) stopped(s slot) bool { return b.src.stop != nil && *b.src.stop == s }
+
+func (b *builder) next() mafia.Next { return b.eng.Next() }
+
+func planSeat(n *mafia.Next, ev mafia.EventType) int {
+	for _, p := range n.Plan() {
+		if p.Event == ev {
+			return p.Seat
+		}
+	}
+	return 0
+}
+
+// errStop ends the replay at the moment an unfinished game stops.
+var errStop = fmt.Errorf("stop")
+
+// build replays the neutral game and returns the record.
+func (g *game) build() (*Imported, error) {
+	roles := make([]mafia.Role, len(g.seats))
+	for i, s := range g.seats {
+		roles[i] = s.Role
+	}
+	eng, err := mafia.NewGame(g.rules, g.options, roles)
+	if err != nil {
+		return nil, inputErr("players", "%v", err)
+	}
+	b := &builder{src: g, eng: eng, done: map[int]bool{}, bmDone: map[int]bool{}}
+	err = b.run()
+	if err != nil && err != errStop {
+		return nil, err
+	}
+	if err := b.finish(err == errStop); err != nil {
+		return nil, err
+	}
+	if err := b.verify(); err != nil {
+		return nil, err
+	}
+	extra := map[string]json.RawMessage{}
+	for k, v := range g.extra {
+		extra[k] = v
+	}
+	if len(g.notes) > 0 {
+		note, _ := json.Marshal(strings.Join(g.notes, " "))
+		extra["note"] = note
+	}
+	rec, err := record.New(g.rules.ID, g.optJSON, g.seats, b.events, extra)
+	if err != nil {
+		return nil, gameErr("", "the imported record is not valid: %v", err)
+	}
+	return &Imported{Record: rec, Game: b.eng, Notes: g.notes}, nil
+}
+
+// run drives the engine night by night and day by day until the game ends, the platform's facts run out, or an
+// unfinished game reaches its stop.
+func (b *builder) run() error {
+	for !b.eng.Finished() {
+		phase, num := b.eng.Phase()
+		if num > b.src.lastNum+1 || num > 60 {
+			return b.noEnd()
+		}
+		var err error
+		if phase == mafia.PhaseNight {
+			err = b.night(num)
+		} else {
+			err = b.day(num)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// noEnd explains a replay that ran past the platform's facts without a result.
+func (b *builder) noEnd() error {
+	if !b.src.finished {
+		return gameErr("", "the game is unfinished, but the platform does not say where it stopped")
+	}
+	alive := b.eng.Alive().List()
+	return gameErr("", "the platform says %s, but under %s the game is not over after its last recorded round (seats %v still at the table)",
+		winnerText(b.src.winner), b.src.rules.ID, alive)
+}
+
+func winnerText(w mafia.Winner) string {
+	switch w {
+	case mafia.RedWins:
+		return "red won"
+	case mafia.BlackWins:
+		return "black won"
+	case mafia.Draw:
+		return "the game was drawn"
+	}
+	return "the game goes on"
+}
+
+func (b *builder) night(num int) error {
+	if num >= 2 {
+		if err := b.flush(slot{kind: slNightStart, num: num}); err != nil {
+			return err
+		}
+		for _, s := range b.src.shots[num] {
+			if err := b.apply(record.Event{Event: mafia.Shot(s.by, s.target)}, s.where); err != nil {
+				return err
+			}
+		}
+		if err := b.victimShot(num); err != nil {
+			return err
+		}
+		if err := b.flush(slot{kind: slAfterShots, num: num}); err != nil {
+			return err
+		}
+		if err := b.checks(num, b.src.donCheck[num], mafia.Don); err != nil {
+			return err
+		}
+		if err := b.flush(slot{kind: slAfterDon, num: num}); err != nil {
+			return err
+		}
+		if err := b.checks(num, b.src.sherCheck[num], mafia.Sheriff); err != nil {
+			return err
+		}
+	} else {
+		for _, k := range []slotKind{slNightStart, slAfterShots, slAfterDon} {
+			if err := b.flush(slot{kind: k, num: num}); err != nil {
+				return err
+			}
+		}
+	}
+	end := slot{kind: slAfterSheriff, num: num}
+	if err := b.flush(end); err != nil {
+		return err
+	}
+	if b.stopped(end) {
+		return errStop
+	}
+	if b.eng.Finished() {
+		return nil
+	}
+	if err := b.apply(record.Event{Event: mafia.Day()}, fmt.Sprintf("the morning after night %d", num)); err != nil {
+		return err
+	}
+	return b.morning(num)
+}
+
+// victimShot fills in the one shot a platform leaves out: a black player killed by his partners' shots, whose own
+// shot it does not record. Under our rules the kill needs every black at the table to shoot the same target
+// (R43), so the only reading that fits the recorded death is that he shot at himself too.
+func (b *builder) victimShot(num int) error {
+	shot := map[int]int{}
+	for _, s := range b.src.shots[num] {
+		shot[s.by] = s.target
+	}
+	for _, v := range sortedKeys(shot) {
+		victim := shot[v]
+		e := b.src.expect[victim]
+		if !e.known || e.how != mafia.OutKilled || e.num != num || b.src.seats[victim-1].Role.Team() != mafia.Black {
+			continue
+		}
+		if _, own := shot[victim]; own || !b.eng.Alive().Has(victim) {
+			return nil
+		}
+		for s, t := range shot {
+			if t != victim && b.eng.Alive().Has(s) {
+				return nil // the partners disagree: no reading gives the kill
+			}
+		}
+		b.src.note("Night %d: the platform records seat %d (black) killed by his partners' shots but not his own shot; the kill needs every black to shoot him (R43), so his shot at himself is filled in.", num, victim)
+		return b.apply(record.Event{Event: mafia.Shot(victim, victim), Note: "synthesized: the platform does not record the victim's own shot"},
+			fmt.Sprintf("night %d", num))
+	}
+	return nil
+}
+
+func (b *builder) checks(num int, list []checkFact, role mafia.Role) error {
+	for _, c := range list {
+		by := c.by
+		if by == 0 {
+			by = b.seatWith(role)
+		}
+		if by == 0 {
+			return gameErr(c.where, "night %d: the %s checked seat %d, but nobody at this table is the %s", num, role, c.target, role)
+		}
+		if !b.eng.Alive().Has(by) {
+			return gameErr(c.where, "night %d: the %s (seat %d) checked seat %d, but he is no longer at the table under %s",
+				num, role, by, c.target, b.src.rules.ID)
+		}
+		if c.target != by && c.target >= 1 && c.target <= len(b.src.seats) && !b.eng.Alive().Has(c.target) {
+			// The platform lets a checker look at a player who already left; ours check only players at the
+			// table (matrix 2.6.4). Such a check tells the checker nothing the table does not know.
+			b.src.note("Night %d: the platform records the %s (seat %d) checking seat %d, who had already left; our rule sets check only players at the table (matrix 2.6.4), so this check is not recorded.",
+				num, role, by, c.target)
+			continue
+		}
+		if err := b.apply(record.Event{Event: mafia.Check(by, c.target)}, c.where); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (b *builder) seatWith(r mafia.Role) int {
+	for i, s := range b.src.seats {
+		if s.Role == r {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// morning records the best move of the night victim who has the right, and the discipline of the last word.
+func (b *builder) morning(num int) error {
+	if err := b.bestMove(); err != nil {
+		return err
+	}
+	s := slot{kind: slMorning, num: num}
+	if err := b.flush(s); err != nil {
+		return err
+	}
+	if b.stopped(s) {
+		return errStop
+	}
+	return nil
+}
+
+// bestMove records a best move the platform holds for the seat that has the right to one now.
+func (b *builder) bestMove() error {
+	n := b.next()
+	if !n.Allowed.Has(mafia.EvBestMove) {
+		return nil
+	}
+	seat := 0
+	for _, p := range n.Plan() {
+		if p.Step == mafia.StepBestMove || (p.Step == mafia.StepLastWord && p.WithBestMove) {
+			seat = p.Seat
+			break
+		}
+	}
+	targets, ok := b.src.bestMove[seat]
+	if !ok || b.bmDone[seat] {
+		return nil
+	}
+	b.bmDone[seat] = true
+	return b.apply(record.Event{Event: mafia.BestMove(seat, targets...)}, b.src.bmWhere[seat])
+}
+
+func (b *builder) day(num int) error {
+	noms := b.src.noms[num]
+	used := map[int]bool{}
+	for !b.eng.Finished() {
+		n := b.next()
+		if !n.Allowed.Has(mafia.EvSpeech) {
+			break
+		}
+		s := planSeat(&n, mafia.EvSpeech)
+		if s == 0 {
+			break
+		}
+		if err := b.apply(record.Event{Event: mafia.Speech(s)}, fmt.Sprintf("day %d", num)); err != nil {
+			return err
+		}
+		if err := b.flush(slot{kind: slSpeechBefore, num: num, seat: s}); err != nil {
+			return err
+		}
+		if nom, ok := noms[s]; ok && b.eng.Alive().Has(s) && !b.eng.Finished() {
+			used[s] = true
+			if err := b.apply(record.Event{Event: mafia.Nominate(s, nom.target)}, nom.where); err != nil {
+				return err
+			}
+		}
+		at := slot{kind: slSpeech, num: num, seat: s}
+		if err := b.flush(at); err != nil {
+			return err
+		}
+		if b.stopped(at) {
+			return errStop
+		}
+	}
+	for _, by := range sortedKeys(noms) {
+		if !used[by] {
+			return gameErr(noms[by].where, "day %d: seat %d nominated seat %d, but under %s he did not speak that day (not at the table, or the day was over)",
+				num, by, noms[by].target, b.src.rules.ID)
+		}
+	}
+	if b.eng.Finished() {
+		return b.afterVoting(num)
+	}
+	at := slot{kind: slVotingStart, num: num}
+	if err := b.flush(at); err != nil {
+		return err
+	}
+	if b.stopped(at) {
+		return errStop
+	}
+	if err := b.voting(num); err != nil {
+		return err
+	}
+	return b.afterVoting(num)
+}
+
+func (b *builder) afterVoting(num int) error {
+	at := slot{kind: slAfterVoting, num: num}
+	if err := b.flush(at); err != nil {
+		return err
+	}
+	if b.stopped(at) {
+		return errStop
+	}
+	if b.eng.Finished() {
+		return nil
+	}
+	return b.apply(record.Event{Event: mafia.Night()}, fmt.Sprintf("the end of day %d", num))
+}
+
+// voting records the day's voting rounds and the lift vote, as the engine calls for them.
+func (b *builder) voting(num int) error {
+	rounds := b.src.rounds[num]
+	where := b.src.roundsAt[num]
+	k := 0
+	for !b.eng.Finished() {
+		n := b.next()
+		if !n.Allowed.Has(mafia.EvVote) {
+			break
+		}
+		votes := map[int]int(nil)
+		if k < len(rounds) {
+			votes = rounds[k]
+		}
+		if votes == nil {
+			st := b.src.stop
+			if st != nil && st.num == num && st.round == k && (st.kind == slRoundStart || st.kind == slBeforeVote) {
+				votes = map[int]int{} // the unfinished game stops before these votes
+			} else if k == 0 && n.Allowed.Has(mafia.EvNight) {
+				break // C-36: the platform's missing vote says the list was still open
+			} else {
+				// a disqualification recorded before the first vote may cancel the voting
+				if err := b.flush(slot{kind: slRoundStart, num: num, round: k}); err != nil {
+					return err
+				}
+				if n.NCand > 0 {
+					if err := b.flush(slot{kind: slBeforeVote, num: num, round: k, seat: int(n.Candidates[0])}); err != nil {
+						return err
+					}
+				}
+				if b.eng.Finished() || !b.next().Allowed.Has(mafia.EvVote) {
+					break
+				}
+				return b.missingRound(num, k, &n)
+			}
+		}
+		if err := b.round(num, k, votes, where); err != nil {
+			return err
+		}
+		k++
+	}
+	lifted := false
+	if !b.eng.Finished() && b.next().Allowed.Has(mafia.EvLift) {
+		lifted = true
+		if err := b.lift(num); err != nil {
+			return err
+		}
+	}
+	if f := b.src.lifts[num]; f.recorded && !lifted && len(f.yes) > 0 && b.src.stop == nil {
+		return gameErr(f.where, "day %d: the platform recorded a vote on lifting the tied candidates, but under %s none is held (%s)",
+			num, b.src.rules.ID, b.votingState())
+	}
+	if k < len(rounds) {
+		extraVotes := false
+		for _, r := range rounds[k:] {
+			if len(r) > 0 {
+				extraVotes = true
+			}
+		}
+		if extraVotes {
+			return gameErr(where, "day %d: the platform recorded %d voting round(s), but under %s the voting ends after %d (%s)",
+				num, len(rounds), b.src.rules.ID, k, b.votingState())
+		}
+	}
+	return nil
+}
+
+func (b *builder) votingState() string {
+	if b.eng.Finished() {
+		return "the game is over"
+	}
+	r := b.eng.Result()
+	if len(r.Days) > 0 {
+		d := r.Days[len(r.Days)-1]
+		return "the voting is " + d.Voting.String()
+	}
+	return "no voting"
+}
+
+func (b *builder) missingRound(num, k int, n *mafia.Next) error {
+	var cands []int
+	for _, c := range n.Candidates[:n.NCand] {
+		cands = append(cands, int(c))
+	}
+	if k == 0 {
+		return gameErr(fmt.Sprintf("day %d", num), "under %s the nominated seats %v are voted on, but the platform recorded no votes that day",
+			b.src.rules.ID, cands)
+	}
+	return gameErr(fmt.Sprintf("day %d", num), "under %s seats %v tied and are voted on again (round %d), but the platform recorded no such round",
+		b.src.rules.ID, cands, k+1)
+}
+
+// round records one voting round: each candidate in voting order with the hands raised against him.
+func (b *builder) round(num, k int, votes map[int]int, where string) error {
+	n := b.next()
+	cands := make([]int, n.NCand)
+	isCand := map[int]bool{}
+	for i := range cands {
+		cands[i] = int(n.Candidates[i])
+		isCand[cands[i]] = true
+	}
+	rwhere := fmt.Sprintf("%s (day %d, round %d)", where, num, k+1)
+	for _, voter := range sortedKeys(votes) {
+		c := votes[voter]
+		vwhere := b.src.voteField(num, k, voter)
+		if !isCand[c] {
+			return gameErr(vwhere, "day %d, round %d: seat %d voted against seat %d, who is not a candidate in this round under %s (candidates %v)",
+				num, k+1, voter, c, b.src.rules.ID, cands)
+		}
+		if !b.eng.Alive().Has(voter) {
+			return gameErr(vwhere, "day %d, round %d: seat %d voted, but under %s he is no longer at the table", num, k+1, voter, b.src.rules.ID)
+		}
+	}
+	start := slot{kind: slRoundStart, num: num, round: k}
+	if err := b.flush(start); err != nil {
+		return err
+	}
+	if b.stopped(start) {
+		return errStop
+	}
+	cast := mafia.Seats(0)
+	for i, c := range cands {
+		at := slot{kind: slBeforeVote, num: num, round: k, seat: c}
+		if err := b.flush(at); err != nil {
+			return err
+		}
+		if b.stopped(at) {
+			return errStop
+		}
+		nn := b.next()
+		if b.eng.Finished() || !nn.Allowed.Has(mafia.EvVote) {
+			// a disqualification cancelled the voting (R68); hands recorded after it do not count
+			for _, v := range sortedKeys(votes) {
+				if !cast.Has(v) && b.eng.Alive().Has(v) && !b.eng.Finished() {
+					return gameErr(rwhere, "the voting was cancelled by a disqualification under %s, but the platform recorded seat %d's vote after it",
+						b.src.rules.ID, v)
+				}
+			}
+			return nil
+		}
+		if want := planSeat(&nn, mafia.EvVote); want != c {
+			return gameErr(rwhere, "under %s seat %d is voted on now, not seat %d", b.src.rules.ID, want, c)
+		}
+		var voters mafia.Seats
+		for v, t := range votes {
+			if t == c {
+				voters = voters.Add(v)
+			}
+		}
+		last := i == len(cands)-1
+		if voters.Has(c) && !last {
+			return gameErr(b.src.voteField(num, k, c), "day %d, round %d: seat %d raised his hand against himself; under %s a candidate never does (000 L105, C-03): a rule difference",
+				num, k+1, c, b.src.rules.ID)
+		}
+		ev := mafia.Vote(c, voters.Remove(c).List()...)
+		if last {
+			rest := b.eng.Alive() &^ cast
+			missing := rest &^ voters
+			if missing.Remove(c) != 0 {
+				if b.src.options.DefaultVoteToLast {
+					b.src.note("Day %d, round %d: the platform has no vote of seats %v; their vote goes to the last candidate, seat %d (the default vote, R26).",
+						num, k+1, missing.Remove(c).List(), c)
+				}
+			}
+			if b.src.dayVotes && missing != 0 {
+				return gameErr(rwhere, "seats %v are at the table under %s, but the platform has no vote of theirs in this round", missing.List(), b.src.rules.ID)
+			}
+			if voters == rest || (missing == mafia.SeatsOf(c) && b.src.options.DefaultVoteToLast) {
+				ev = mafia.VoteRest(c)
+			}
+		}
+		if err := b.apply(record.Event{Event: ev}, rwhere); err != nil {
+			return err
+		}
+		cast |= voters
+		if last {
+			cast = b.eng.Alive()
+		}
+	}
+	return nil
+}
+
+// lift records the lift vote: as the platform recorded it, or, where it did not, the only vote that fits who
+// left (all the tied, or none of them).
+func (b *builder) lift(num int) error {
+	at := slot{kind: slBeforeLift, num: num}
+	if err := b.flush(at); err != nil {
+		return err
+	}
+	if b.stopped(at) {
+		return errStop
+	}
+	n := b.next()
+	if !n.Allowed.Has(mafia.EvLift) {
+		return nil
+	}
+	var tied []int
+	for _, c := range n.Candidates[:n.NCand] {
+		tied = append(tied, int(c))
+	}
+	f := b.src.lifts[num]
+	where := fmt.Sprintf("day %d", num)
+	if f.where != "" {
+		where = f.where
+	}
+	if f.recorded {
+		return b.apply(record.Event{Event: mafia.Lift(f.yes...)}, where)
+	}
+	if b.src.liftYesOnly {
+		b.src.note("Day %d: the platform lists only the yes votes of a lift vote and lists none for the tied seats %v: nobody voted yes.", num, tied)
+		return b.apply(record.Event{Event: mafia.Lift()}, where)
+	}
+	left, stayed := 0, 0
+	for _, s := range tied {
+		e := b.src.expect[s]
+		switch {
+		case e.known && e.how == mafia.OutVoted && e.phase == mafia.PhaseDay && e.num == num:
+			left++
+		default:
+			stayed++
+		}
+	}
+	if left > 0 && stayed > 0 {
+		return gameErr(where, "under %s the tied seats %v all leave or all stay by the lift vote, but the platform says only some of them left", b.src.rules.ID, tied)
+	}
+	if left > 0 {
+		yes := b.eng.Alive().List()
+		b.src.note("Day %d: the platform did not record the vote on lifting the tied seats %v; they left, so the lift passed; its hands are not known and every player at the table is listed as yes.", num, tied)
+		return b.apply(record.Event{Event: mafia.Lift(yes...), Note: "synthesized: the platform did not record this vote"}, where)
+	}
+	b.src.note("Day %d: the platform did not record the vote on lifting the tied seats %v; they stayed, so the lift failed; its hands are not known and none is listed.", num, tied)
+	return b.apply(record.Event{Event: mafia.Lift(), Note: "synthesized: the platform did not record this vote"}, where)
+}
+
+// finish applies what comes after the end: a declared draw the platform records, a best move after a game-ending
+// kill, the discipline recorded after the end, and point adjustments.
+func (b *builder) finish(stopped bool) error {
+	if !b.eng.Finished() {
+		if b.src.finished && b.src.winner == mafia.Draw && b.eng.Rules().Draw == mafia.DrawDeclared {
+			if err := b.apply(record.Event{Event: mafia.DeclareDraw()}, "winner"); err != nil {
+				return err
+			}
+			b.src.note("The platform records a draw; under %s a draw is declared by the host, recorded here after the last recorded event.", b.src.rules.ID)
+		}
+	}
+	if b.eng.Finished() {
+		if err := b.bestMove(); err != nil {
+			return err
+		}
+	}
+	var left []pending
+	for _, p := range b.src.pend {
+		if !b.done[p.seq] {
+			left = append(left, p)
+		}
+	}
+	sort.SliceStable(left, func(i, j int) bool {
+		a, c := left[i].at.order(), left[j].at.order()
+		for k := range a {
+			if a[k] != c[k] {
+				return a[k] < c[k]
+			}
+		}
+		return left[i].seq < left[j].seq
+	})
+	for _, p := range left {
+		if !b.eng.Finished() && p.at.kind != slEnd {
+			return gameErr(p.where, "its moment (%s) never comes when the game replays under %s", p.at, b.src.rules.ID)
+		}
+		b.done[p.seq] = true
+		if err := b.apply(p.ev, p.where); err != nil {
+			return err
+		}
+	}
+	for _, a := range b.src.adjust {
+		if err := b.apply(a, "points"); err != nil {
+			return err
+		}
+	}
+	for seat := range b.src.bestMove {
+		if !b.bmDone[seat] {
+			b.src.note("Seat %d named seats %v as black; it is not recorded as a best move: under %s he has no right to one (R55, R57).", seat, b.src.bestMove[seat], b.src.rules.ID)
+		}
+	}
+	return nil
+}
+
+// verify compares the replayed game with the result the platform recorded.
+func (b *builder) verify() error {
+	g := b.eng
+	if b.src.finished {
+		if g.Winner() != b.src.winner {
+			got := winnerText(g.Winner())
+			if !g.Finished() {
+				got = "the game is not over"
+			}
+			return gameErr("winner", "the platform says %s, but under %s %s", winnerText(b.src.winner), b.src.rules.ID, got)
+		}
+	} else if g.Finished() {
+		return gameErr("winner", "the platform's game is unfinished, but under %s %s", b.src.rules.ID, winnerText(g.Winner()))
+	}
+	for s := 1; s <= len(b.src.seats); s++ {
+		e := b.src.expect[s]
+		out := g.Out(s)
+		where := fmt.Sprintf("seat %d", s)
+		if e.known {
+			if out.How != e.how || out.Phase != e.phase || int(out.Number) != e.num {
+				return gameErr(where, "the platform says he left %s; under %s %s", outText(e.how, e.phase, e.num), b.src.rules.ID, outOf(out))
+			}
+		} else if b.src.expectAll() && out.How != mafia.NotOut {
+			return gameErr(where, "the platform says he stayed to the end; under %s %s", b.src.rules.ID, outOf(out))
+		}
+		if f := b.src.expFouls[s]; f >= 0 && g.Fouls(s) != f {
+			return gameErr(where, "the platform records %d fouls; the replay has %d", f, g.Fouls(s))
+		}
+	}
+	return nil
+}
+
+// expectAll says the platform records every departure, so a seat without one stayed.
+func (g *game) expectAll() bool { return g.allDeaths && g.finished }
+
+func outOf(o mafia.Out) string {
+	if o.How == mafia.NotOut {
+		return "he is still at the table"
+	}
+	return "he left " + outText(o.How, o.Phase, int(o.Number))
+}
+
+func outText(how mafia.OutHow, phase mafia.Phase, num int) string {
+	return fmt.Sprintf("%s on %s %d", howText(how), phase, num)
+}
+
+func howText(h mafia.OutHow) string {
+	switch h {
+	case mafia.OutVoted:
+		return "by vote"
+	case mafia.OutKilled:
+		return "killed"
+	case mafia.OutFouls:
+		return "by fouls"
+	case mafia.OutDisqualified:
+		return "disqualified"
+	case mafia.OutTeamLoss:
+		return "for his team's loss"
+	}
+	return "?"
+}
+
+func sortedKeys[V any](m map[int]V) []int {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	return keys
+}
+
+// sportRules picks our rule set for a FIIM-lineage platform game: fiim-2025-club, the rule set that plays the FIIM
+// rules for 7 to 10 players, with the club's own extra points off (they are that club's, not the platform's).
+func (g *game) sportRules() {
+	r, _ := mafia.RuleSet("fiim-2025-club")
+	g.rules = r
+	g.options = r.DefaultOptions()
+	g.setOption("club_extras", false)
+}

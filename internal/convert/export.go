@@ -1,0 +1,447 @@
+package convert
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"mafiaclub/mafia"
+	"mafiaclub/mafia/record"
+)
+
+// mrTime is the platform's game time object.
+type mrTime struct {
+	Round            int    `json:"round"`
+	Time             string `json:"time"`
+	Speaker          int    `json:"speaker,omitempty"`
+	VotingRound      *int   `json:"votingRound,omitempty"`
+	Nominee          int    `json:"nominee,omitempty"`
+	BeforeNomination bool   `json:"beforeNomination,omitempty"`
+}
+
+type mrDeath struct {
+	Round int     `json:"round"`
+	Type  string  `json:"type"`
+	Time  *mrTime `json:"time,omitempty"`
+}
+
+type mrPlayerOut struct {
+	ID         *int              `json:"id,omitempty"`
+	Name       string            `json:"name"`
+	Role       string            `json:"role,omitempty"`
+	Death      *mrDeath          `json:"death,omitempty"`
+	Don        *int              `json:"don,omitempty"`
+	Sheriff    *int              `json:"sheriff,omitempty"`
+	Legacy     []int             `json:"legacy,omitempty"`
+	Nominating []*int            `json:"nominating,omitempty"`
+	Voting     []json.RawMessage `json:"voting,omitempty"`
+	Shooting   []*int            `json:"shooting,omitempty"`
+	Warnings   []mrTime          `json:"warnings,omitempty"`
+	Bonus      json.RawMessage   `json:"bonus,omitempty"`
+	Comment    string            `json:"comment,omitempty"`
+}
+
+type mrGameOut struct {
+	ID        *int          `json:"id,omitempty"`
+	StartTime *int64        `json:"startTime,omitempty"`
+	Rules     string        `json:"rules"`
+	Features  string        `json:"features"`
+	Winner    string        `json:"winner,omitempty"`
+	Time      *mrTime       `json:"time,omitempty"`
+	Players   []mrPlayerOut `json:"players"`
+	Mafiaclub *mrExt        `json:"mafiaclub"`
+}
+
+// exporter walks a record through the engine and notes each fact in the platform's form.
+type exporter struct {
+	rec     *record.Record
+	eng     *mafia.Game
+	n       int
+	stage   string // the night's progress: "", "shooting", "don", "sheriff"
+	speaker int
+	nomBy   map[int]bool // nominations made in the current speech
+	round   int          // the voting round of the current day, from 0
+	cands   int          // votes recorded in the current round
+	inRound bool
+	// votedToday: a vote was recorded today, so the speeches are over whatever the plan says
+	votedToday bool
+	// by day (engine number): voter -> votes per round; lift votes
+	votes map[int]map[int][]int
+	nRnd  map[int]int
+	lifts map[int]map[int]bool
+	out   mrGameOut
+	ext   mrExt
+	bonus map[int]int
+}
+
+// ExportMafiaratings turns our record into a mafiaratings game JSON. Only a 10-seat game of a sport rule set can
+// be expressed there; an event the rules reject ends the export with an error naming it.
+func ExportMafiaratings(data []byte) ([]byte, error) {
+	rec, err := record.Decode(data)
+	if err != nil {
+		return nil, inputErr("", "not a valid game record: %v", err)
+	}
+	return ExportRecord(rec)
+}
+
+// ExportRecord is ExportMafiaratings for a decoded record.
+func ExportRecord(rec *record.Record) ([]byte, error) {
+	switch rec.Rules.ID {
+	case "fiim-2025-club", "fsm-2026", "fiim-xcraft":
+	default:
+		return nil, gameErr("rules", "mafiaratings plays sport mafia with a sheriff and a don; %s cannot be expressed there", rec.Rules.ID)
+	}
+	n := len(rec.Seats)
+	if n != 10 {
+		return nil, gameErr("seats", "mafiaratings games seat 10 players, this one %d", n)
+	}
+	eng, err := mafia.NewGame(rec.Rules, rec.Options, rec.Roles())
+	if err != nil {
+		return nil, inputErr("", "%v", err)
+	}
+	x := &exporter{rec: rec, eng: eng, n: n, nomBy: map[int]bool{}, votes: map[int]map[int][]int{},
+		nRnd: map[int]int{}, lifts: map[int]map[int]bool{}, bonus: map[int]int{}}
+	x.out.Players = make([]mrPlayerOut, n)
+	x.ext = mrExt{Rules: rec.Rules.ID, Options: rec.OptionJSON, Extra: rec.Extra}
+	hasProfiles := false
+	for i, s := range rec.Seats {
+		p := &x.out.Players[i]
+		p.Name = s.Name
+		switch s.Role {
+		case mafia.Sheriff:
+			p.Role = "sheriff"
+		case mafia.Mafia:
+			p.Role = "maf"
+		case mafia.Don:
+			p.Role = "don"
+		}
+		if id, ok := strings.CutPrefix(s.Player, "mafiaratings:"); ok {
+			if v, err := strconv.Atoi(id); err == nil {
+				p.ID = &v
+			}
+		}
+		if s.Player != "" {
+			hasProfiles = true
+		}
+	}
+	if hasProfiles {
+		for _, s := range rec.Seats {
+			x.ext.Players = append(x.ext.Players, s.Player)
+		}
+	}
+	for i, e := range rec.Events {
+		if err := x.event(i+1, e); err != nil {
+			return nil, err
+		}
+	}
+	x.finish()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(x.out); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// now is the current moment in the platform's game time form.
+func (x *exporter) now() mrTime {
+	phase, num := x.eng.Phase()
+	r := num - 1
+	if x.eng.Finished() {
+		return mrTime{Round: r, Time: "end"}
+	}
+	if phase == mafia.PhaseNight {
+		switch x.stage {
+		case "":
+			if num == 1 {
+				return mrTime{Round: r, Time: "start"}
+			}
+			return mrTime{Round: r, Time: "night start"}
+		default:
+			return mrTime{Round: r, Time: x.stage}
+		}
+	}
+	n := x.eng.Next()
+	if x.speaker == 0 && n.Allowed.Has(mafia.EvSpeech) {
+		return mrTime{Round: r, Time: "night kill speaking"}
+	}
+	if n.Allowed.Has(mafia.EvSpeech) || (x.speaker != 0 && !x.votedToday && n.Allowed.Has(mafia.EvNominate)) {
+		return mrTime{Round: r, Time: "speaking", Speaker: x.speaker}
+	}
+	if n.Allowed.Has(mafia.EvLift) {
+		return mrTime{Round: r, Time: "voting kill all"}
+	}
+	if n.Allowed.Has(mafia.EvVote) {
+		k := x.round
+		return mrTime{Round: r, Time: "voting", VotingRound: &k, Nominee: planSeat(&n, mafia.EvVote)}
+	}
+	return mrTime{Round: r, Time: "day kill speaking"}
+}
+
+func (x *exporter) event(idx int, e record.Event) error {
+	before := x.now()
+	_, num := x.eng.Phase()
+	wasAlive := x.eng.Alive()
+	var lastVoters mafia.Seats
+	n := x.eng.Next()
+	if e.Type == mafia.EvVote {
+		lastVoters = x.eng.Alive() &^ n.Voted
+	}
+	if before.Time == "speaking" && x.speaker != 0 && !x.nomBy[x.speaker] && n.Allowed.Has(mafia.EvNominate) {
+		before.BeforeNomination = true
+	}
+	if err := x.eng.Apply(e.Event); err != nil {
+		return gameErr(fmt.Sprintf("event %d (%s)", idx, e.Type), "rejected by %s: %v; only the accepted part of a game can be exported", x.rec.Rules.ID, err)
+	}
+	seat := int(e.Seat)
+	p := func(s int) *mrPlayerOut { return &x.out.Players[s-1] }
+	where := fmt.Sprintf("event %d (%s)", idx, e.Type)
+	switch e.Type {
+	case mafia.EvDay:
+		x.stage, x.speaker, x.round, x.cands, x.inRound, x.votedToday = "", 0, 0, 0, false, false
+		x.nomBy = map[int]bool{}
+	case mafia.EvNight:
+		x.stage, x.speaker = "", 0
+	case mafia.EvSpeech:
+		x.speaker = seat
+	case mafia.EvNominate:
+		x.nomBy[seat] = true
+		setAt(&p(seat).Nominating, num-1, int(e.Target))
+	case mafia.EvVote:
+		x.votedToday = true
+		if !x.inRound {
+			x.inRound, x.cands = true, 0
+		}
+		voters := e.Voters
+		cands := n.NCand
+		last := x.cands == cands-1
+		if last && x.rec.Options.DefaultVoteToLast {
+			voters |= lastVoters
+		}
+		day := x.votes[num]
+		if day == nil {
+			day = map[int][]int{}
+			x.votes[num] = day
+		}
+		for _, v := range voters.List() {
+			for len(day[v]) <= x.round {
+				day[v] = append(day[v], 0)
+			}
+			day[v][x.round] = int(e.Target)
+		}
+		if x.round+1 > x.nRnd[num] {
+			x.nRnd[num] = x.round + 1
+		}
+		x.cands++
+		if last {
+			x.round++
+			x.inRound, x.cands = false, 0
+		}
+	case mafia.EvLift:
+		m := map[int]bool{}
+		for _, s := range wasAlive.List() {
+			m[s] = e.Voters.Has(s)
+		}
+		x.lifts[num] = m
+	case mafia.EvShot:
+		x.stage = "shooting"
+		pl := p(seat)
+		k := num - 2
+		for len(pl.Shooting) <= k {
+			pl.Shooting = append(pl.Shooting, nil)
+		}
+		if pl.Shooting[k] != nil {
+			return gameErr(where, "seat %d shoots twice on night %d; mafiaratings keeps one shot per player and night", seat, num)
+		}
+		t := int(e.Target)
+		pl.Shooting[k] = &t
+	case mafia.EvCheck:
+		r := num - 1
+		target := p(int(e.Target))
+		field := &target.Sheriff
+		x.stage = "sheriff"
+		if x.rec.Seats[seat-1].Role == mafia.Don {
+			field = &target.Don
+			x.stage = "don"
+		}
+		if *field == nil {
+			*field = &r
+		} else {
+			x.ext.Checks = append(x.ext.Checks, mrExtCheck{Night: r, By: seat, Target: int(e.Target)})
+		}
+	case mafia.EvBestMove:
+		var t []int
+		for _, s := range e.Targets[:e.NTargets] {
+			t = append(t, int(s))
+		}
+		p(seat).Legacy = t
+	case mafia.EvFoul:
+		pl := p(seat)
+		pl.Warnings = append(pl.Warnings, before)
+		if wasAlive.Has(seat) && !x.eng.Alive().Has(seat) {
+			b := before
+			pl.Death = &mrDeath{Round: num - 1, Type: "warnings", Time: &b}
+		}
+	case mafia.EvWarning:
+		x.discipline("warning", seat, before, e.Reason)
+	case mafia.EvDisqualify:
+		if wasAlive.Has(seat) && !x.eng.Alive().Has(seat) {
+			b := before
+			p(seat).Death = &mrDeath{Round: num - 1, Type: "kickOut", Time: &b}
+		} else {
+			x.discipline("disqualify", seat, before, e.Reason)
+		}
+	case mafia.EvTeamLoss:
+		if wasAlive.Has(seat) && !x.eng.Alive().Has(seat) {
+			b := before
+			p(seat).Death = &mrDeath{Round: num - 1, Type: "teamKickOut", Time: &b}
+		} else {
+			x.discipline("team_loss", seat, before, e.Reason) // by a player who already left (002 §6.8.5)
+		}
+	case mafia.EvAdjust:
+		x.ext.Adjust = append(x.ext.Adjust, mrExtAdjust{Seat: seat, Points: json.RawMessage(record.FormatPoints(int(e.Points))), Reason: e.Reason})
+		x.bonus[seat] += int(e.Points)
+		if e.Reason != "" {
+			pl := p(seat)
+			if pl.Comment != "" {
+				pl.Comment += "; "
+			}
+			pl.Comment += e.Reason
+		}
+	case mafia.EvDraw:
+		t := before
+		x.out.Time = &t
+	}
+	if x.inRound && wasAlive != x.eng.Alive() && e.Type != mafia.EvVote && x.eng.Next().Allowed.Has(mafia.EvVote) {
+		return gameErr(where, "seat %d left during a voting round, which restarts it without him (%s); mafiaratings keeps one set of votes per round",
+			seat, x.rec.Rules.ID)
+	}
+	// departures by vote or shot
+	for _, s := range (wasAlive &^ x.eng.Alive()).List() {
+		o := x.eng.Out(s)
+		switch o.How {
+		case mafia.OutVoted:
+			p(s).Death = &mrDeath{Round: int(o.Number) - 1, Type: "day"}
+		case mafia.OutKilled:
+			p(s).Death = &mrDeath{Round: int(o.Number) - 1, Type: "night"}
+		}
+	}
+	return nil
+}
+
+func (x *exporter) discipline(typ string, seat int, at mrTime, reason string) {
+	raw, _ := json.Marshal(at)
+	x.ext.Discipline = append(x.ext.Discipline, mrExtDiscipline{Type: typ, Seat: seat, Time: raw, Reason: reason})
+}
+
+func setAt(list *[]*int, i, v int) {
+	for len(*list) <= i {
+		*list = append(*list, nil)
+	}
+	(*list)[i] = &v
+}
+
+func (x *exporter) finish() {
+	o := &x.out
+	opt := x.rec.Options
+	code := []byte("0000000000000")
+	if opt.TwoOfFourNoLift {
+		code[7] = '1'
+	}
+	if x.rec.Rules.Mute == mafia.MuteShort {
+		code[11] = '1'
+	}
+	o.Rules = string(code)
+	o.Features = "gsdutclhvknwr"
+	switch x.eng.Winner() {
+	case mafia.RedWins:
+		o.Winner = "civ"
+	case mafia.BlackWins:
+		o.Winner = "maf"
+	case mafia.Draw:
+		o.Winner = "tie"
+	default:
+		t := x.now()
+		if t.Time == "speaking" {
+			t.BeforeNomination = false
+		}
+		o.Time = &t
+	}
+	if o.Winner != "tie" && o.Winner != "" {
+		o.Time = nil
+	}
+	if raw, ok := x.rec.Extra["id"]; ok {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			if id, ok := strings.CutPrefix(s, "mafiaratings:"); ok {
+				if v, err := strconv.Atoi(id); err == nil {
+					o.ID = &v
+				}
+			}
+		}
+	}
+	if raw, ok := x.rec.Extra["started"]; ok {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			if t, err := time.Parse(time.RFC3339, s); err == nil {
+				u := t.Unix()
+				o.StartTime = &u
+			}
+		}
+	}
+	for day, players := range x.votes {
+		for s, rounds := range players {
+			x.setVoting(s, day, rounds)
+		}
+	}
+	for day, m := range x.lifts {
+		for s := range m {
+			if _, ok := x.votes[day][s]; !ok {
+				x.setVoting(s, day, nil)
+			}
+		}
+	}
+	for s, b := range x.bonus {
+		if b != 0 {
+			o.Players[s-1].Bonus = json.RawMessage(record.FormatPoints(b))
+		}
+	}
+	if len(x.ext.Adjust) == 0 {
+		x.ext.Adjust = nil
+	}
+	o.Mafiaclub = &x.ext
+}
+
+// setVoting writes a player's votes of one day: a seat for a single round, else one seat per round (null where
+// he had no vote), then his kill-all vote when the day had one.
+func (x *exporter) setVoting(s, day int, rounds []int) {
+	p := &x.out.Players[s-1]
+	for len(p.Voting) < day {
+		p.Voting = append(p.Voting, json.RawMessage("null"))
+	}
+	liftDay := x.lifts[day] != nil
+	n := x.nRnd[day]
+	if n == 1 && !liftDay {
+		if len(rounds) > 0 && rounds[0] != 0 {
+			p.Voting[day-1] = json.RawMessage(strconv.Itoa(rounds[0]))
+		}
+		return
+	}
+	var parts []string
+	for k := 0; k < n; k++ {
+		if k < len(rounds) && rounds[k] != 0 {
+			parts = append(parts, strconv.Itoa(rounds[k]))
+		} else {
+			parts = append(parts, "null")
+		}
+	}
+	if yes, voted := x.lifts[day][s]; liftDay && voted {
+		parts = append(parts, strconv.FormatBool(yes))
+	}
+	p.Voting[day-1] = json.RawMessage("[" + strings.Join(parts, ",") + "]")
+}

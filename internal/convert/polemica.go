@@ -1,0 +1,596 @@
+package convert
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"mafiaclub/mafia"
+	"mafiaclub/mafia/record"
+)
+
+// Polemica's match JSON (version 4; Vyasma-Mafia polemica-library): days count from 1, and night n follows day n,
+// so Polemica's night n is the engine's night n+1 and its day d the engine's day d. votes[] entries with num 0
+// are the day's nominations (voter = the nominating player), num 1, 2, ... the voting rounds, and entries
+// without num the yes votes of the lift vote. Departures are not recorded: they follow from the shots, votes and
+// disqualifications.
+
+// polemicaRuleSets are tried in this order; the first under which the whole game replays is chosen. Polemica
+// does not record the rules a game was played by; it serves FSM tournaments as well as FIIM-lineage ones.
+var polemicaRuleSets = []string{"fsm-2026", "fiim-2025-club"}
+
+// ImportPolemica converts one Polemica match JSON to our record.
+func ImportPolemica(data []byte) (*Imported, error) {
+	var misfits []string
+	for _, id := range polemicaRuleSets {
+		g, err := parsePolemica(data, id)
+		if err != nil {
+			return nil, err // malformed input, or a difference no rule set can bridge
+		}
+		im, err := g.build()
+		if err == nil {
+			if len(misfits) > 0 {
+				return withMisfits(im, misfits)
+			}
+			return im, nil
+		}
+		var ie *InputError
+		if errors.As(err, &ie) {
+			return nil, err
+		}
+		misfits = append(misfits, fmt.Sprintf("%s does not fit (%v)", id, err))
+	}
+	return nil, gameErr("", "no rule set of ours fits this game: %s", strings.Join(misfits, "; "))
+}
+
+// withMisfits rebuilds the record's note with the rule sets that did not fit, first.
+func withMisfits(im *Imported, misfits []string) (*Imported, error) {
+	notes := append([]string{"Rule sets tried before: " + strings.Join(misfits, "; ") + "."}, im.Notes...)
+	extra := map[string]json.RawMessage{}
+	for k, v := range im.Record.Extra {
+		extra[k] = v
+	}
+	note, _ := json.Marshal(strings.Join(notes, " "))
+	extra["note"] = note
+	rec, err := record.New(im.Record.Rules.ID, im.Record.OptionJSON, im.Record.Seats, im.Record.Events, extra)
+	if err != nil {
+		return nil, err
+	}
+	return &Imported{Record: rec, Game: im.Game, Notes: notes}, nil
+}
+
+func parsePolemica(data []byte, rulesID string) (*game, error) {
+	top, err := decodeObject(data, "")
+	if err != nil {
+		return nil, err
+	}
+	if present(top, "version") {
+		v, err := intOf(top["version"], "version")
+		if err != nil {
+			return nil, err
+		}
+		if v != 4 {
+			return nil, inputErr("version", "match JSON version %d; this importer reads version 4", v)
+		}
+	}
+	if !present(top, "players") {
+		return nil, inputErr("players", "missing")
+	}
+	plist, err := listOf(top["players"], "players")
+	if err != nil {
+		return nil, err
+	}
+	n := len(plist)
+	if n != 10 {
+		return nil, inputErr("players", "%d players; a Polemica game has 10", n)
+	}
+	g := newGame("polemica", n)
+	g.voteField = func(day, round, voter int) string {
+		return fmt.Sprintf("votes (day %d, num %d, voter %d)", day, round+1, voter)
+	}
+	r, _ := mafia.RuleSet(rulesID)
+	g.rules = r
+	g.options = r.DefaultOptions()
+	if rulesID == "fiim-2025-club" {
+		g.setOption("club_extras", false)
+	}
+	g.seats = make([]record.Seat, n)
+	players := make([]map[string]json.RawMessage, n+1)
+	for i, raw := range plist {
+		where := fieldf("players[%d]", i)
+		p, err := objOf(raw, where)
+		if err != nil {
+			return nil, err
+		}
+		if !present(p, "position") {
+			return nil, inputErr(where+".position", "missing")
+		}
+		pos, err := seatOf(p["position"], n, where+".position")
+		if err != nil {
+			return nil, err
+		}
+		if players[pos] != nil {
+			return nil, inputErr(where+".position", "seat %d is listed twice", pos)
+		}
+		players[pos] = p
+		s := record.Seat{Seat: pos, Name: fmt.Sprintf("Seat %d", pos)}
+		where = fieldf("players[%d] (seat %d)", i, pos)
+		if present(p, "username") {
+			name, err := strOf(p["username"], where+".username")
+			if err != nil {
+				return nil, err
+			}
+			if strings.TrimSpace(name) != "" {
+				s.Name = name
+			}
+		}
+		if !present(p, "role") {
+			return nil, inputErr(where+".role", "missing")
+		}
+		role, err := intOf(p["role"], where+".role")
+		if err != nil {
+			return nil, err
+		}
+		switch role {
+		case 0:
+			s.Role = mafia.Don
+		case 1:
+			s.Role = mafia.Mafia
+		case 2:
+			s.Role = mafia.Citizen
+		case 3:
+			s.Role = mafia.Sheriff
+		default:
+			return nil, inputErr(where+".role", "unknown role %d (0 don, 1 mafia, 2 citizen, 3 sheriff)", role)
+		}
+		if present(p, "player") {
+			raw := p["player"]
+			if strings.HasPrefix(strings.TrimSpace(string(raw)), "{") {
+				if o, err := objOf(raw, where+".player"); err == nil && present(o, "id") {
+					raw = o["id"]
+				}
+			}
+			if id, err := intOf(raw, where+".player"); err == nil {
+				s.Player = "polemica:" + strconv.Itoa(id)
+			}
+		}
+		g.seats[pos-1] = s
+	}
+	if err := r.ValidateRoles(seatRoles(g.seats)); err != nil {
+		return nil, inputErr("players", "the roles do not make a game: %v", err)
+	}
+
+	if !present(top, "result") {
+		return nil, inputErr("result", "missing (unfinished Polemica games are not imported)")
+	}
+	res, err := intOf(top["result"], "result")
+	if err != nil {
+		return nil, err
+	}
+	switch res {
+	case 0:
+		g.winner = mafia.RedWins
+	case 1:
+		g.winner = mafia.BlackWins
+	default:
+		return nil, inputErr("result", "unknown result %d (0 red wins, 1 black wins)", res)
+	}
+	g.finished = true
+	g.dayVotes = true
+	g.liftYesOnly = true
+
+	// votes
+	if present(top, "votes") {
+		votes, err := listOf(top["votes"], "votes")
+		if err != nil {
+			return nil, err
+		}
+		for i, raw := range votes {
+			where := fieldf("votes[%d]", i)
+			v, err := objOf(raw, where)
+			if err != nil {
+				return nil, err
+			}
+			for _, k := range []string{"day", "voter", "candidate"} {
+				if !present(v, k) {
+					return nil, inputErr(where+"."+k, "missing")
+				}
+			}
+			day, err := intOf(v["day"], where+".day")
+			if err != nil {
+				return nil, err
+			}
+			if day < 1 || day > 30 {
+				return nil, inputErr(where+".day", "day %d is out of range", day)
+			}
+			voter, err := seatOf(v["voter"], n, where+".voter")
+			if err != nil {
+				return nil, err
+			}
+			where = fieldf("votes[%d] (day %d, seat %d)", i, day, voter)
+			g.touch(day)
+			if !present(v, "num") {
+				f := g.lifts[day]
+				f.recorded, f.where = true, "votes (lift)"
+				f.yes = append(f.yes, voter)
+				g.lifts[day] = f
+				continue
+			}
+			num, err := intOf(v["num"], where+".num")
+			if err != nil {
+				return nil, err
+			}
+			if num < 0 || num > 20 {
+				return nil, inputErr(where+".num", "%d is out of range", num)
+			}
+			cand, err := seatOf(v["candidate"], n, where+".candidate")
+			if err != nil {
+				return nil, err
+			}
+			if num == 0 {
+				if g.noms[day] == nil {
+					g.noms[day] = map[int]nomination{}
+				}
+				if _, dup := g.noms[day][voter]; dup {
+					return nil, gameErr(where, "seat %d nominates twice on day %d (R21)", voter, day)
+				}
+				g.noms[day][voter] = nomination{target: cand, where: where}
+				continue
+			}
+			k := num - 1
+			for len(g.rounds[day]) <= k {
+				g.rounds[day] = append(g.rounds[day], nil)
+			}
+			if g.rounds[day][k] == nil {
+				g.rounds[day][k] = map[int]int{}
+			}
+			if _, dup := g.rounds[day][k][voter]; dup {
+				return nil, gameErr(where, "seat %d votes twice in round %d of day %d", voter, num, day)
+			}
+			g.rounds[day][k][voter] = cand
+			g.roundsAt[day] = "votes"
+		}
+	}
+	if zv := polemicaZeroVoting(top); zv != "" && len(g.rounds[1]) > 0 {
+		last := g.rounds[1][len(g.rounds[1])-1]
+		if leader, ok := uniqueLeader(last); ok {
+			return nil, gameErr("zeroVoting", "day 1: under Polemica's zero voting %q the leader of the first day's vote, seat %d, stays at the table; in every rule set of ours he leaves (R31): a rule difference",
+				zv, leader)
+		}
+	}
+	// shots and checks
+	if present(top, "shots") {
+		shots, err := listOf(top["shots"], "shots")
+		if err != nil {
+			return nil, err
+		}
+		for i, raw := range shots {
+			where := fieldf("shots[%d]", i)
+			s, err := objOf(raw, where)
+			if err != nil {
+				return nil, err
+			}
+			night, err := polemicaNight(s, where)
+			if err != nil {
+				return nil, err
+			}
+			for _, k := range []string{"shooter", "victim"} {
+				if !present(s, k) {
+					return nil, inputErr(where+"."+k, "missing")
+				}
+			}
+			by, err := seatOf(s["shooter"], n, where+".shooter")
+			if err != nil {
+				return nil, err
+			}
+			t, err := seatOf(s["victim"], n, where+".victim")
+			if err != nil {
+				return nil, err
+			}
+			g.shots[night] = append(g.shots[night], shotFact{by: by, target: t, where: fieldf("%s (night %d, seat %d)", where, night-1, by)})
+			g.touch(night)
+		}
+	}
+	if present(top, "checks") {
+		checks, err := listOf(top["checks"], "checks")
+		if err != nil {
+			return nil, err
+		}
+		for i, raw := range checks {
+			where := fieldf("checks[%d]", i)
+			c, err := objOf(raw, where)
+			if err != nil {
+				return nil, err
+			}
+			night, err := polemicaNight(c, where)
+			if err != nil {
+				return nil, err
+			}
+			if !present(c, "role") || !present(c, "player") {
+				return nil, inputErr(where, "needs role and player")
+			}
+			role, err := intOf(c["role"], where+".role")
+			if err != nil {
+				return nil, err
+			}
+			t, err := seatOf(c["player"], n, where+".player")
+			if err != nil {
+				return nil, err
+			}
+			f := checkFact{target: t, where: fieldf("%s (night %d)", where, night-1)}
+			switch role {
+			case 0:
+				g.donCheck[night] = append(g.donCheck[night], f)
+			case 3:
+				g.sherCheck[night] = append(g.sherCheck[night], f)
+			default:
+				return nil, inputErr(where+".role", "role %d does not check (0 don, 3 sheriff)", role)
+			}
+			g.touch(night)
+		}
+	}
+	// fouls, disqualifications, best moves
+	for pos := 1; pos <= n; pos++ {
+		if err := g.polemicaPlayer(pos, players[pos]); err != nil {
+			return nil, err
+		}
+	}
+	if present(top, "id") {
+		if id, err := intOf(top["id"], "id"); err == nil {
+			g.extra["id"], _ = json.Marshal("polemica:" + strconv.Itoa(id))
+		}
+	}
+	if present(top, "started") {
+		if st, err := strOf(top["started"], "started"); err == nil {
+			g.extra["started"], _ = json.Marshal(st)
+		}
+	}
+	g.extra["source"], _ = json.Marshal("polemica")
+	why := "fsm-2026: Polemica serves FSM tournaments and the whole game replays under the FSM rules."
+	if rulesID == "fiim-2025-club" {
+		why = "fiim-2025-club: the game follows the FIIM tie procedure (a re-vote of every tied set, then a lift vote by more than half of the table, R33-R35), which fsm-2026 does not have (R36, R40); club_extras off (the club's own points, not the platform's)."
+	}
+	g.notes = append([]string{fmt.Sprintf("Imported from Polemica (match JSON version 4). Rule set %s Speech events are synthesized in the rule set's speaking order (the platform records none); nominations follow it. Nights are numbered ours: Polemica's night n is our night n+1.", why)}, g.notes...)
+	return g, nil
+}
+
+func polemicaZeroVoting(top map[string]json.RawMessage) string {
+	if !present(top, "zeroVoting") {
+		return ""
+	}
+	zv, err := strOf(top["zeroVoting"], "zeroVoting")
+	if err != nil || zv == "none" {
+		return ""
+	}
+	return zv
+}
+
+func uniqueLeader(votes map[int]int) (int, bool) {
+	count := map[int]int{}
+	for _, c := range votes {
+		count[c]++
+	}
+	best, who, ties := 0, 0, 0
+	for _, c := range sortedKeys(count) {
+		switch v := count[c]; {
+		case v > best:
+			best, who, ties = v, c, 1
+		case v == best:
+			ties++
+		}
+	}
+	return who, who != 0 && ties == 1
+}
+
+// polemicaNight reads a shot's or check's night: Polemica's night n follows day n, so it is the engine's n+1.
+func polemicaNight(o map[string]json.RawMessage, where string) (int, error) {
+	if !present(o, "night") {
+		return 0, inputErr(where+".night", "missing")
+	}
+	night, err := intOf(o["night"], where+".night")
+	if err != nil {
+		return 0, err
+	}
+	if night < 1 || night > 30 {
+		return 0, inputErr(where+".night", "night %d is out of range", night)
+	}
+	return night + 1, nil
+}
+
+// polemicaSlot reads a stage ({type, day, player, voting}) as a moment.
+func polemicaSlot(st map[string]json.RawMessage, n int, where string) (slot, error) {
+	if !present(st, "type") {
+		return slot{}, inputErr(where+".type", "missing")
+	}
+	typ, err := strOf(st["type"], where+".type")
+	if err != nil {
+		return slot{}, err
+	}
+	day := 0
+	if present(st, "day") {
+		if day, err = intOf(st["day"], where+".day"); err != nil {
+			return slot{}, err
+		}
+		if day < 0 || day > 30 {
+			return slot{}, inputErr(where+".day", "day %d is out of range", day)
+		}
+	}
+	player := 0
+	if present(st, "player") {
+		if player, err = seatOf(st["player"], n, where+".player"); err != nil {
+			return slot{}, err
+		}
+	}
+	voting := 0
+	if present(st, "voting") {
+		if voting, err = intOf(st["voting"], where+".voting"); err != nil {
+			return slot{}, err
+		}
+		if voting < 0 || voting > 20 {
+			return slot{}, inputErr(where+".voting", "%d is out of range", voting)
+		}
+	}
+	needDay := func() error {
+		if day < 1 {
+			return inputErr(where+".day", "missing or 0 for a %q stage", typ)
+		}
+		return nil
+	}
+	switch typ {
+	case "dealing", "briefing", "comIntro":
+		return slot{kind: slNightStart, num: 1}, nil
+	case "speech":
+		if err := needDay(); err != nil {
+			return slot{}, err
+		}
+		if player == 0 {
+			return slot{}, inputErr(where+".player", "missing (a speech stage names the speaker)")
+		}
+		return slot{kind: slSpeech, num: day, seat: player}, nil
+	case "reSpeech":
+		if err := needDay(); err != nil {
+			return slot{}, err
+		}
+		return slot{kind: slRoundStart, num: day, round: max(voting, 1)}, nil
+	case "voting":
+		if err := needDay(); err != nil {
+			return slot{}, err
+		}
+		k := max(voting, 1) - 1
+		if player != 0 {
+			return slot{kind: slBeforeVote, num: day, round: k, seat: player}, nil
+		}
+		return slot{kind: slRoundStart, num: day, round: k}, nil
+	case "lift":
+		if err := needDay(); err != nil {
+			return slot{}, err
+		}
+		return slot{kind: slBeforeLift, num: day}, nil
+	case "voted":
+		if err := needDay(); err != nil {
+			return slot{}, err
+		}
+		return slot{kind: slAfterVoting, num: day}, nil
+	case "shooted":
+		if err := needDay(); err != nil {
+			return slot{}, err
+		}
+		return slot{kind: slMorning, num: day}, nil
+	case "shooting":
+		return slot{kind: slAfterShots, num: day + 1}, nil
+	case "donCheck":
+		return slot{kind: slAfterDon, num: day + 1}, nil
+	case "comCheck", "comKill", "guess":
+		return slot{kind: slAfterSheriff, num: day + 1}, nil
+	case "gameOver":
+		return slot{kind: slEnd}, nil
+	}
+	return slot{}, inputErr(where+".type", "unknown stage %q", typ)
+}
+
+func (g *game) polemicaPlayer(seat int, p map[string]json.RawMessage) error {
+	n := len(g.seats)
+	where := fieldf("players (seat %d)", seat)
+	if present(p, "techs") {
+		techs, err := listOf(p["techs"], where+".techs")
+		if err != nil {
+			return err
+		}
+		if len(techs) > 0 {
+			return gameErr(where+".techs", "seat %d has technical fouls; no rule set of ours counts them: a rule difference", seat)
+		}
+	}
+	var fourth *slot
+	count := 0
+	if present(p, "fouls") {
+		fouls, err := listOf(p["fouls"], where+".fouls")
+		if err != nil {
+			return err
+		}
+		if len(fouls) > 10 {
+			return inputErr(where+".fouls", "%d fouls is too many", len(fouls))
+		}
+		for i, raw := range fouls {
+			wi := fieldf("%s.fouls[%d]", where, i)
+			f, err := objOf(raw, wi)
+			if err != nil {
+				return err
+			}
+			if !present(f, "stage") {
+				return inputErr(wi+".stage", "missing")
+			}
+			st, err := objOf(f["stage"], wi+".stage")
+			if err != nil {
+				return err
+			}
+			at, err := polemicaSlot(st, n, wi+".stage")
+			if err != nil {
+				return err
+			}
+			if i == 3 {
+				a := at
+				fourth = &a
+			}
+			g.addPending(at, record.Event{Event: mafia.Foul(seat)}, wi)
+		}
+		count = len(fouls)
+	}
+	g.expFouls[seat] = count
+	if present(p, "disqual") {
+		w := where + ".disqual"
+		st, err := objOf(p["disqual"], w)
+		if err != nil {
+			return err
+		}
+		at, err := polemicaSlot(st, n, w)
+		if err != nil {
+			return err
+		}
+		if fourth != nil && *fourth == at {
+			g.expect[seat] = expectOut{known: true, how: mafia.OutFouls, phase: slotPhase(at), num: at.num}
+		} else {
+			g.addPending(at, record.Event{Event: mafia.Disqualify(seat)}, w)
+			g.expect[seat] = expectOut{known: true, how: mafia.OutDisqualified, phase: slotPhase(at), num: at.num}
+		}
+		g.touch(at.num)
+	}
+	if present(p, "guess") {
+		w := where + ".guess"
+		gu, err := objOf(p["guess"], w)
+		if err != nil {
+			return err
+		}
+		if present(gu, "mafs") {
+			list, err := listOf(gu["mafs"], w+".mafs")
+			if err != nil {
+				return err
+			}
+			if len(list) > 3 {
+				return inputErr(w+".mafs", "a best move names at most 3 seats, not %d", len(list))
+			}
+			var targets []int
+			for i, v := range list {
+				t, err := seatOf(v, n, fieldf("%s.mafs[%d]", w, i))
+				if err != nil {
+					return err
+				}
+				for _, o := range targets {
+					if o == t {
+						return inputErr(w+".mafs", "seat %d is named twice", t)
+					}
+				}
+				targets = append(targets, t)
+			}
+			if len(targets) > 0 {
+				g.bestMove[seat] = targets
+				g.bmWhere[seat] = w
+			}
+		}
+		if present(gu, "civs") {
+			g.note("Polemica's guesses name red players too (guess.civs); our best move names only the seats believed black (guess.mafs).")
+		}
+	}
+	return nil
+}
