@@ -136,9 +136,10 @@ type Game struct {
 	Status    GameStatus
 	HostID    int64
 	HostName  string
-	NightID   int64 // the club night it was played at, 0 when none
-	Version   int64 // raised by every change; an action carries the version it was made on
-	Events    int   // how many events the log has
+	NightID   int64  // the club night it was played at, 0 when none
+	Source    string // for an imported game, where it came from ("mafiaratings:4842"); unique
+	Version   int64  // raised by every change; an action carries the version it was made on
+	Events    int    // how many events the log has
 	Winner    string
 	CreatedAt time.Time
 	SavedAt   time.Time

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
 	"time"
 
 	"mafiaclub/mafia"
@@ -269,4 +270,60 @@ func RuleError(err error) *mafia.RuleError {
 		return re
 	}
 	return nil
+}
+
+// Import files a finished game recorded elsewhere (another platform, converted to our record) in the club's
+// history as rated or normal. Only an admin may. The engine replays it first; seats whose name is a club
+// player's nickname are linked to him, the others are guests. A game already imported from the same source
+// is refused.
+func (s *Games) Import(ctx context.Context, u *User, rec *record.Record, source string, started time.Time, rated bool) (*Game, error) {
+	if err := need(u, RoleAdmin); err != nil {
+		return nil, err
+	}
+	play, err := rec.Replay()
+	if err != nil {
+		return nil, &Error{Code: Invalid, Message: "the game does not replay: " + err.Error(), Cause: err}
+	}
+	if !play.Finished() {
+		return nil, Errorf(Invalid, "the game has no result")
+	}
+	players, err := s.Store.SearchPlayers(ctx, "", 200)
+	if err != nil {
+		return nil, err
+	}
+	byNick := map[string]int64{}
+	for _, p := range players {
+		byNick[strings.ToLower(p.Nick)] = p.ID
+	}
+	seats := make([]Seat, len(rec.Seats))
+	for i, st := range rec.Seats {
+		seats[i] = Seat{Seat: st.Seat, Role: st.Role.String(), Name: st.Name, PlayerID: byNick[strings.ToLower(st.Name)]}
+	}
+	if started.IsZero() {
+		started = s.now()
+	}
+	g := &Game{Rules: rec.Rules.ID, Options: rec.OptionJSON, Seats: seats, Rated: rated, Status: GameLive, HostID: u.ID,
+		CreatedAt: started, Source: source}
+	if err := s.Store.CreateGame(ctx, g); err != nil {
+		return nil, err
+	}
+	at := s.now()
+	stored := make([]StoredEvent, len(rec.Events))
+	for i, e := range rec.Events {
+		if e.At == "" {
+			e.At = started.Format(time.RFC3339)
+		}
+		when, _ := time.Parse(time.RFC3339, e.At)
+		if when.IsZero() {
+			when = at
+		}
+		stored[i] = StoredEvent{Seq: i + 1, JSON: record.EncodeEvent(e), At: when, By: u.ID}
+	}
+	if err := s.Store.Append(ctx, g.ID, 0, stored); err != nil {
+		return nil, err
+	}
+	if _, err := s.Save(ctx, u, g.ID, 1, rated); err != nil {
+		return nil, err
+	}
+	return g, nil
 }

@@ -31,9 +31,16 @@ func (db *DB) CreateGame(ctx context.Context, g *club.Game) error {
 	if g.NightID != 0 {
 		night = g.NightID
 	}
-	g.ID, err = tx.insert(ctx, `INSERT INTO games (rules, options, rated, status, host_id, created_at, night_id) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		g.Rules, string(opts), g.Rated, string(club.GameLive), g.HostID, ms(g.CreatedAt), night)
+	var source any
+	if g.Source != "" {
+		source = g.Source
+	}
+	g.ID, err = tx.insert(ctx, `INSERT INTO games (rules, options, rated, status, host_id, created_at, night_id, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.Rules, string(opts), g.Rated, string(club.GameLive), g.HostID, ms(g.CreatedAt), night, source)
 	if err != nil {
+		if club.ErrorCode(translate(err, "game")) == club.Conflict {
+			return club.Errorf(club.Conflict, "the game %s was imported already", g.Source)
+		}
 		return translate(err, "game")
 	}
 	for _, s := range g.Seats {
@@ -50,13 +57,13 @@ func (db *DB) CreateGame(ctx context.Context, g *club.Game) error {
 	return translate(tx.Commit(), "game")
 }
 
-const gameCols = `g.id, g.rules, g.options, g.rated, g.status, g.host_id, u.name, g.version, g.events, g.winner, g.created_at, COALESCE(g.saved_at, 0), COALESCE(g.night_id, 0)`
+const gameCols = `g.id, g.rules, g.options, g.rated, g.status, g.host_id, u.name, g.version, g.events, g.winner, g.created_at, COALESCE(g.saved_at, 0), COALESCE(g.night_id, 0), COALESCE(g.source, '')`
 
 func scanGame(row interface{ Scan(...any) error }) (*club.Game, error) {
 	var g club.Game
 	var opts, status string
 	var created, saved int64
-	if err := row.Scan(&g.ID, &g.Rules, &opts, &g.Rated, &status, &g.HostID, &g.HostName, &g.Version, &g.Events, &g.Winner, &created, &saved, &g.NightID); err != nil {
+	if err := row.Scan(&g.ID, &g.Rules, &opts, &g.Rated, &status, &g.HostID, &g.HostName, &g.Version, &g.Events, &g.Winner, &created, &saved, &g.NightID, &g.Source); err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal([]byte(opts), &g.Options); err != nil {

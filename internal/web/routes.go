@@ -60,6 +60,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /admin/members", s.require(club.RoleAdmin, s.membersPage))
 	mux.HandleFunc("POST /admin/members/{id}", s.require(club.RoleAdmin, s.changeMember))
 	mux.HandleFunc("POST /admin/link-guest", s.require(club.RoleAdmin, s.linkGuest))
+	mux.HandleFunc("GET /admin/import", s.require(club.RoleAdmin, s.importForm))
+	mux.HandleFunc("POST /admin/import", s.require(club.RoleAdmin, s.importGames))
 }
 
 func cacheStatic(h http.Handler) http.Handler {

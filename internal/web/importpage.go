@@ -1,0 +1,112 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+
+	"io"
+	"net/http"
+	"time"
+
+	"mafiaclub/internal/club"
+	"mafiaclub/internal/convert"
+)
+
+// maxUpload bounds an import request: many game files of a few kilobytes each.
+const maxUpload = 16 << 20
+
+type importLine struct {
+	File   string
+	GameID int64
+	Error  string
+}
+
+type importView struct {
+	Page
+	From   string
+	Rated  bool
+	Report []importLine
+	Error  string
+}
+
+func (s *Server) importForm(w http.ResponseWriter, r *http.Request) {
+	p := s.page(r)
+	p.Title = p.T("import.title")
+	s.render(w, "import", importView{Page: p, From: "mafiaratings", Rated: true})
+}
+
+// importGames converts each uploaded file and files it in the history; the report says, file by file, what was
+// imported and what was refused and why. A refused file changes nothing.
+func (s *Server) importGames(w http.ResponseWriter, r *http.Request) {
+	p := s.page(r)
+	p.Title = p.T("import.title")
+	r.Body = http.MaxBytesReader(w, r.Body, maxUpload)
+	err := r.ParseMultipartForm(maxUpload)
+	v := importView{Page: p, From: r.FormValue("from"), Rated: r.FormValue("rated") == "on"}
+	if err != nil {
+		v.Error = p.T("import.too_big")
+		w.WriteHeader(http.StatusBadRequest)
+		s.render(w, "import", v)
+		return
+	}
+	var importer func([]byte) (*convert.Imported, error)
+	switch v.From {
+	case "mafiaratings":
+		importer = convert.ImportMafiaratings
+	case "polemica":
+		importer = convert.ImportPolemica
+	default:
+		s.fail(w, r, club.Errorf(club.Invalid, "unknown platform %q", v.From))
+		return
+	}
+	files := r.MultipartForm.File["files"]
+	if len(files) == 0 {
+		v.Error = p.T("import.none")
+		w.WriteHeader(http.StatusBadRequest)
+		s.render(w, "import", v)
+		return
+	}
+	for _, fh := range files {
+		line := importLine{File: fh.Filename}
+		f, err := fh.Open()
+		var data []byte
+		if err == nil {
+			data, err = io.ReadAll(f)
+			f.Close()
+		}
+		if err != nil {
+			line.Error = err.Error()
+			v.Report = append(v.Report, line)
+			continue
+		}
+		im, err := importer(data)
+		if err != nil {
+			var ie *convert.InputError
+			if errors.As(err, &ie) {
+				line.Error = p.T("import.malformed", err.Error())
+			} else {
+				line.Error = p.T("import.cannot", err.Error())
+			}
+			v.Report = append(v.Report, line)
+			continue
+		}
+		var source, startedText string
+		_ = json.Unmarshal(im.Record.Extra["id"], &source)
+		_ = json.Unmarshal(im.Record.Extra["started"], &startedText)
+		started, _ := time.Parse(time.RFC3339, startedText)
+		g, err := s.Games.Import(r.Context(), currentUser(r), im.Record, source, started, v.Rated)
+		if err != nil {
+			if club.ErrorCode(err) == club.Internal {
+				s.Log.Error("import", "file", fh.Filename, "err", err)
+			}
+			line.Error = s.errorText(p.Lang, err)
+			if club.ErrorCode(err) == club.Conflict {
+				line.Error = p.T("import.duplicate", source)
+			}
+		} else {
+			line.GameID = g.ID
+		}
+		v.Report = append(v.Report, line)
+	}
+	s.render(w, "import", v)
+}
