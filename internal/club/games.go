@@ -1,6 +1,7 @@
 package club
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -96,7 +97,7 @@ func buildRecord(rules string, opts map[string][]byte, seats []Seat, events []re
 	for k, v := range opts {
 		raw[k] = v
 	}
-	return record.New(rules, raw, rs, events, nil)
+	return record.Build(rules, raw, rs, events)
 }
 
 // Load returns a game with its record and the engine's state.
@@ -116,13 +117,19 @@ func (s *Games) load(ctx context.Context, id int64) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	events := make([]record.Event, len(log))
+	// the whole log decoded in one pass
+	var list bytes.Buffer
+	list.WriteByte('[')
 	for i, se := range log {
-		e, err := record.DecodeEvent(se.JSON, len(g.Seats))
-		if err != nil {
-			return nil, &Error{Code: Internal, Message: "stored event " + strconv.Itoa(se.Seq) + " is not valid", Cause: err}
+		if i > 0 {
+			list.WriteByte(',')
 		}
-		events[i] = e
+		list.Write(se.JSON)
+	}
+	list.WriteByte(']')
+	events, err := record.DecodeEvents(list.Bytes(), len(g.Seats))
+	if err != nil {
+		return nil, &Error{Code: Internal, Message: "a stored event is not valid", Cause: err}
 	}
 	opts := map[string][]byte{}
 	for k, v := range g.Options {
@@ -146,13 +153,24 @@ func (s *Games) Act(ctx context.Context, u *User, id, version int64, events []re
 	if err := need(u, RoleHost); err != nil {
 		return nil, err
 	}
-	if len(events) == 0 {
-		return nil, Errorf(Invalid, "no action")
-	}
 	st, err := s.load(ctx, id)
 	if err != nil {
 		return nil, err
 	}
+	return s.ActOn(ctx, u, st, version, events)
+}
+
+// ActOn is Act on a state the caller has just loaded (with Load), so that one action loads the game once. The
+// state may be stale: the append still checks the version, so nothing is overwritten. The new state is built in
+// memory from the committed events.
+func (s *Games) ActOn(ctx context.Context, u *User, st *State, version int64, events []record.Event) (*State, error) {
+	if err := need(u, RoleHost); err != nil {
+		return nil, err
+	}
+	if len(events) == 0 {
+		return nil, Errorf(Invalid, "no action")
+	}
+	id := st.Game.ID
 	if st.Game.Status != GameLive {
 		return st, Errorf(Closed, "the game is saved; an admin may reopen it")
 	}
@@ -178,7 +196,24 @@ func (s *Games) Act(ctx context.Context, u *User, id, version int64, events []re
 		}
 		return st, err
 	}
-	return s.load(ctx, id)
+	// committed: the new state is the old one with the events applied
+	g := *st.Game
+	g.Version++
+	g.Events += len(stored)
+	rec := *st.Record
+	rec.Events = append(append(make([]record.Event, 0, len(rec.Events)+len(events)), rec.Events...), recorded(stored, len(g.Seats))...)
+	return &State{Game: &g, Log: append(append([]StoredEvent(nil), st.Log...), stored...), Record: &rec, Play: play}, nil
+}
+
+// recorded decodes the events just stored (they were encoded from checked events, so they decode).
+func recorded(stored []StoredEvent, n int) []record.Event {
+	out := make([]record.Event, 0, len(stored))
+	for _, se := range stored {
+		if e, err := record.DecodeEvent(se.JSON, n); err == nil {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // Undo removes the last event of a live game made at version; the undo is logged.

@@ -24,6 +24,12 @@ func ValidStatus(s MemberStatus) bool {
 	return false
 }
 
+// The registrations refused for a member's status.
+var (
+	ErrNotApproved = &Error{Code: Forbidden, Message: "an admin has not approved this member yet"}
+	ErrExcluded    = &Error{Code: Forbidden, Message: "an excluded member cannot register"}
+)
+
 // ClubNight is a calendar evening of games: when and where, and how many tables of how many players, which gives
 // the main line-up's size.
 type ClubNight struct {

@@ -76,9 +76,9 @@ func (db *DB) Register(ctx context.Context, nightID, userID int64, now time.Time
 	}
 	switch club.MemberStatus(status) {
 	case club.StatusExcluded:
-		return nil, club.Errorf(club.Forbidden, "an excluded member cannot register")
+		return nil, club.ErrExcluded
 	case club.StatusPending:
-		return nil, club.Errorf(club.Forbidden, "an admin has not approved this member yet")
+		return nil, club.ErrNotApproved
 	}
 	n, err := scanNight(tx.QueryRowContext(ctx, `SELECT `+nightCols+` FROM club_nights n WHERE n.id = ?`, nightID))
 	if err != nil {

@@ -53,8 +53,11 @@ func TestSignUpApproveAndRegister(t *testing.T) {
 	if r := h.post(admin, "/nights", url.Values{"date": {"2026-11-01"}, "time": {"19:00"}, "place": {"Past"}, "tables": {"1"}, "per_table": {"7"}}); r.StatusCode != http.StatusBadRequest {
 		t.Errorf("a night in the past: %d", r.StatusCode)
 	}
-	if r := h.post(olena, nightURL+"/register", nil); r.StatusCode != http.StatusForbidden {
-		t.Errorf("a pending member registers: %d", r.StatusCode)
+	if r := h.post(olena, nightURL+"/register", nil); r.StatusCode != http.StatusForbidden || !strings.Contains(errorOf(r.Body), "щойно адміністратор підтвердить") {
+		t.Errorf("a pending member registers: %d %q", r.StatusCode, errorOf(r.Body))
+	}
+	if page := h.get(olena, nightURL).Body; strings.Contains(page, `class="primary register"`) || !strings.Contains(page, "щойно адміністратор підтвердить") {
+		t.Errorf("a pending member is offered the register button")
 	}
 	u, _ := h.store.UserByLogin(context.Background(), "olena")
 	if r := h.post(admin, fmt.Sprintf("/admin/members/%d", u.ID), url.Values{"field": {"status"}, "to": {"active"}}); r.StatusCode != http.StatusBadRequest {

@@ -36,92 +36,19 @@ const chromiumPath = "/usr/bin/chromium"
 // tie speeches and the re-vote, shots, checks, the best move, an undo, a point correction) until the engine
 // declares the winner, save the game as rated, then replay the downloaded record and compare it with the page.
 func TestE2EHostGame(t *testing.T) {
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI needs %s for the browser test: %v", chromiumPath, err)
-		}
-		t.Skipf("no %s: %v", chromiumPath, err)
-	}
-	if testing.Short() {
-		t.Skip("browser test skipped in -short mode")
-	}
+	needBrowser(t)
 	began := time.Now()
 
-	// The site, in process, on a temporary SQLite database with the demo club.
-	ctx := context.Background()
-	db, err := sqlstore.Open(ctx, filepath.Join(t.TempDir(), "club.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if _, err := club.SeedDemo(ctx, db); err != nil {
-		t.Fatal(err)
-	}
-	site, err := web.New(db, time.UTC)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var siteLog lockedBuffer
-	site.Log = slog.New(slog.NewTextHandler(&siteLog, nil))
-	reqs := &requestLog{}
-	srv := httptest.NewServer(reqs.wrap(site.Handler()))
-	defer srv.Close() // deferred first, so it runs after the browser is gone (the game page holds an SSE stream)
-	defer func() {
-		// A page render cut off by the browser (broken pipe) is the page reloading itself, on its own SSE
-		// event, while its form's redirect is still loading; that is noted, anything else fails the test.
-		// A request the browser gave up on fails inside the store as an internal "database error" (a 500 to
-		// nobody); those are noted too, as many as there were 5xx answers to a client already gone.
-		var cut, dbGone int
-		posts, gets, gone5xx, live5xx := reqs.counts()
-		for _, line := range strings.Split(strings.TrimSpace(siteLog.String()), "\n") {
-			switch {
-			case line == "":
-			case strings.Contains(line, "msg=render") && (strings.Contains(line, "broken pipe") || strings.Contains(line, "connection reset")):
-				cut++
-			case strings.Contains(line, `msg="request failed"`) && dbGone < gone5xx:
-				dbGone++
-				t.Logf("SITE: a request cancelled by the browser was logged as an internal error: %s", line)
-			default:
-				t.Errorf("the site logged: %s", line)
-			}
-		}
-		if live5xx > 0 {
-			t.Errorf("%d server errors (5xx) to a waiting browser", live5xx)
-		}
-		t.Logf("requests: %d game POSTs, %d game page GETs (the page reloads itself on its own SSE event); %d renders cut off, %d 5xx to a gone client",
-			posts, gets, cut, gone5xx)
-		if t.Failed() {
-			t.Logf("last requests:\n%s", reqs.tail(25))
-		}
-	}()
+	// The site, in process, on a temporary SQLite database with the demo club; it stops after the browser.
+	site := startSite(t, time.UTC, nil)
+	defer site.checkLog(t)
 
 	// The browser.
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromiumPath),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1"),
-		chromedp.Flag("lang", "en-US"),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Env("TMPDIR="+t.TempDir()),
-		chromedp.WindowSize(412, 915), // a phone, as a judge holds it
-	)
-	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer acancel()
-	bctx, bcancel := chromedp.NewContext(actx)
+	bctx, bcancel := startBrowser(t)
 	defer bcancel()
-	if err := chromedp.Do(bctx); err != nil { // start the browser without a deadline
-		t.Fatalf("start chromium: %v", err)
-	}
 	t.Logf("browser started in %v", time.Since(began).Round(time.Millisecond))
 
-	b := &hostBrowser{t: t, ctx: bctx, base: srv.URL}
+	b := &hostBrowser{t: t, ctx: bctx, base: site.URL}
 	b.watch()
 	defer b.report()
 
@@ -130,15 +57,7 @@ func TestE2EHostGame(t *testing.T) {
 	defer deadline.Stop()
 
 	// 1. Log in through the form: the new-game page sends an anonymous visitor to the login page and back.
-	b.do("open /games/new", chromedp.Navigate(srv.URL+"/games/new"))
-	b.do("login page", chromedp.WaitVisible(chromedp.CSS(`form[action="/login"]`)))
-	b.do("type the login",
-		chromedp.SendKeys(chromedp.CSS(`input[name=login]`), club.DemoHostLogin),
-		chromedp.SendKeys(chromedp.CSS(`input[name=password]`), club.DemoHostPassword))
-	b.submit("log in", "#login-submit")
-	if path := eval[string](b, `location.pathname`); path != "/games/new" {
-		t.Fatalf("after the login the browser is at %s, want /games/new", path)
-	}
+	b.logIn("/games/new", club.DemoHostLogin, club.DemoHostPassword)
 	lang := eval[string](b, `document.documentElement.lang`)
 	cat, err := web.LoadCatalog()
 	if err != nil {
@@ -383,6 +302,135 @@ func TestE2EHostGame(t *testing.T) {
 		t.Logf("chronology:\n%s", strings.Join(chrono, "\n"))
 	}
 	t.Logf("done in %v", time.Since(began).Round(time.Millisecond))
+}
+
+// needBrowser skips a browser test when there is no chromium (on CI it fails instead) and in -short mode.
+func needBrowser(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI needs %s for the browser test: %v", chromiumPath, err)
+		}
+		t.Skipf("no %s: %v", chromiumPath, err)
+	}
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+}
+
+// e2eSite is the site under test, in process, on a temporary SQLite database with the demo club.
+type e2eSite struct {
+	Site *web.Server
+	DB   *sqlstore.DB
+	URL  string
+	log  lockedBuffer
+	reqs *requestLog
+}
+
+// startSite starts the site in the club's time zone; configure, when not nil, adjusts the server before it
+// answers anything. The server stops when the test ends, after the test's deferred calls (the browser).
+func startSite(t *testing.T, zone *time.Location, configure func(*web.Server)) *e2eSite {
+	t.Helper()
+	ctx := context.Background()
+	db, err := sqlstore.Open(ctx, filepath.Join(t.TempDir(), "club.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := club.SeedDemo(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	site, err := web.New(db, zone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &e2eSite{Site: site, DB: db, reqs: &requestLog{}}
+	site.Log = slog.New(slog.NewTextHandler(&s.log, nil))
+	if configure != nil {
+		configure(site)
+	}
+	srv := httptest.NewServer(s.reqs.wrap(site.Handler()))
+	t.Cleanup(srv.Close) // the game page holds an SSE stream: close the browser first
+	s.URL = srv.URL
+	return s
+}
+
+// checkLog fails the test on anything the site logged, and on a server error to a waiting browser; defer it after
+// startSite, so that it runs once the browser is gone.
+func (s *e2eSite) checkLog(t *testing.T) {
+	t.Helper()
+	// A page render cut off by the browser (broken pipe) is the page reloading itself, on its own SSE
+	// event, while its form's redirect is still loading; that is noted, anything else fails the test.
+	// A request the browser gave up on fails inside the store as an internal "database error" (a 500 to
+	// nobody); those are noted too, as many as there were 5xx answers to a client already gone.
+	var cut, dbGone int
+	posts, gets, gone5xx, live5xx := s.reqs.counts()
+	for _, line := range strings.Split(strings.TrimSpace(s.log.String()), "\n") {
+		switch {
+		case line == "":
+		case strings.Contains(line, "msg=render") && (strings.Contains(line, "broken pipe") || strings.Contains(line, "connection reset")):
+			cut++
+		case strings.Contains(line, `msg="request failed"`) && dbGone < gone5xx:
+			dbGone++
+			t.Logf("SITE: a request cancelled by the browser was logged as an internal error: %s", line)
+		default:
+			t.Errorf("the site logged: %s", line)
+		}
+	}
+	if live5xx > 0 {
+		t.Errorf("%d server errors (5xx) to a waiting browser", live5xx)
+	}
+	t.Logf("requests: %d game POSTs, %d game page GETs (the page reloads itself on its own SSE event); %d renders cut off, %d 5xx to a gone client",
+		posts, gets, cut, gone5xx)
+	if t.Failed() {
+		t.Logf("last requests:\n%s", s.reqs.tail(25))
+	}
+}
+
+// startBrowser starts headless chromium, a phone-sized window, without a deadline; extra options come after the
+// defaults and override them. The returned func stops the browser.
+func startBrowser(t *testing.T, extra ...chromedp.ExecAllocatorOption) (context.Context, context.CancelFunc) {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1"),
+		chromedp.Flag("lang", "en-US"),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.Env("TMPDIR="+t.TempDir()),
+		chromedp.WindowSize(412, 915), // a phone, as a judge holds it
+	)
+	opts = append(opts, extra...)
+	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, bcancel := chromedp.NewContext(actx)
+	stop := func() { bcancel(); acancel() }
+	if err := chromedp.Do(bctx); err != nil { // start the browser without a deadline
+		stop()
+		t.Fatalf("start chromium: %v", err)
+	}
+	return bctx, stop
+}
+
+// logIn opens path as an anonymous visitor, who is sent to the login form, logs in and checks that the site
+// brings him back to path.
+func (b *hostBrowser) logIn(path, login, password string) {
+	b.t.Helper()
+	b.do("open "+path, chromedp.Navigate(b.base+path))
+	b.do("login page", chromedp.WaitVisible(chromedp.CSS(`form[action="/login"]`)))
+	b.do("type the login",
+		chromedp.SendKeys(chromedp.CSS(`input[name=login]`), login),
+		chromedp.SendKeys(chromedp.CSS(`input[name=password]`), password))
+	b.submit("log in", "#login-submit")
+	if got := eval[string](b, `location.pathname`); got != path {
+		b.t.Fatalf("after the login the browser is at %s, want %s", got, path)
+	}
 }
 
 // hundredths writes points as the page does: a signed decimal with two places.

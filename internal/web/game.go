@@ -116,7 +116,7 @@ func (s *Server) gameAct(w http.ResponseWriter, r *http.Request) {
 		s.renderGame(w, r, http.StatusBadRequest, st, s.errorText(s.page(r).Lang, err))
 		return
 	}
-	s.afterChange(w, r, st, version)(s.Games.Act(r.Context(), u, id, version, events))
+	s.afterChange(w, r, st, version)(s.Games.ActOn(r.Context(), u, st, version, events))
 }
 
 // afterChange answers a change: on success the browser is sent back to the game (its new state is durable by

@@ -273,6 +273,13 @@ func (s *Server) errorText(lang string, err error) string {
 	switch ce.Code {
 	case club.Invalid:
 		return s.Catalog.T(lang, "error.invalid", ce.Message)
+	case club.Forbidden:
+		switch {
+		case errors.Is(err, club.ErrNotApproved):
+			return s.Catalog.T(lang, "nights.pending")
+		case errors.Is(err, club.ErrExcluded):
+			return s.Catalog.T(lang, "nights.excluded")
+		}
 	case club.Internal:
 		return s.Catalog.T(lang, "error.internal")
 	}
