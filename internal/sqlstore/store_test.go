@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -109,8 +110,9 @@ func TestPostgresMigrateTwice(t *testing.T) {
 			t.Fatalf("open %d: %v", i+1, err)
 		}
 		var n int
-		if err := db.r.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM schema_migrations`).Scan(&n); err != nil || n != 2 {
-			t.Errorf("open %d: %d migrations (%v), want 2", i+1, n, err)
+		files, _ := fs.Glob(migrations, "migrations/postgres/*.sql")
+		if err := db.r.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM schema_migrations`).Scan(&n); err != nil || n != len(files) {
+			t.Errorf("open %d: %d migrations (%v), want %d", i+1, n, err, len(files))
 		}
 		db.Close()
 	}
