@@ -106,6 +106,7 @@ type Player struct {
 	ID        int64
 	Nick      string
 	RealName  string
+	HasPhoto  bool
 	CreatedAt time.Time
 }
 
@@ -188,6 +189,11 @@ type Store interface {
 	CreatePlayer(ctx context.Context, p *Player) error
 	Player(ctx context.Context, id int64) (*Player, error)
 	SearchPlayers(ctx context.Context, query string, limit int) ([]Player, error)
+	// UpdatePlayer changes a profile's nickname and real name.
+	UpdatePlayer(ctx context.Context, p *Player) error
+	// SetPlayerPhoto stores a profile's photo (nil removes it); PlayerPhoto reads it with its content type.
+	SetPlayerPhoto(ctx context.Context, playerID int64, photo []byte, contentType string) error
+	PlayerPhoto(ctx context.Context, playerID int64) ([]byte, string, error)
 
 	CreateGame(ctx context.Context, g *Game) error
 	Game(ctx context.Context, id int64) (*Game, error)

@@ -216,20 +216,33 @@ func recorded(stored []StoredEvent, n int) []record.Event {
 	return out
 }
 
-// Undo removes the last event of a live game made at version; the undo is logged.
-func (s *Games) Undo(ctx context.Context, u *User, id, version int64) (*State, error) {
-	if err := need(u, RoleHost); err != nil {
+// prepare checks the role, loads the game and checks that it is in status at version: the prologue of every
+// change to a game's life (undo, save, reopen).
+func (s *Games) prepare(ctx context.Context, u *User, role Role, id, version int64, status GameStatus) (*State, error) {
+	if err := need(u, role); err != nil {
 		return nil, err
 	}
 	st, err := s.load(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	if st.Game.Status != GameLive {
-		return st, Errorf(Closed, "the game is saved; an admin may reopen it")
+	if st.Game.Status != status {
+		if status == GameLive {
+			return st, Errorf(Closed, "the game is saved; an admin may reopen it")
+		}
+		return st, Errorf(Invalid, "the game is not saved")
 	}
 	if st.Game.Version != version {
 		return st, Errorf(Conflict, "someone else changed this game")
+	}
+	return st, nil
+}
+
+// Undo removes the last event of a live game made at version; the undo is logged.
+func (s *Games) Undo(ctx context.Context, u *User, id, version int64) (*State, error) {
+	st, err := s.prepare(ctx, u, RoleHost, id, version, GameLive)
+	if err != nil {
+		return st, err
 	}
 	if len(st.Log) == 0 {
 		return st, Errorf(Invalid, "there is nothing to undo")
@@ -248,18 +261,9 @@ func (s *Games) Undo(ctx context.Context, u *User, id, version int64) (*State, e
 
 // Save closes a finished game to edits and files it as rated or normal (000 L206, matrix R95).
 func (s *Games) Save(ctx context.Context, u *User, id, version int64, rated bool) (*State, error) {
-	if err := need(u, RoleHost); err != nil {
-		return nil, err
-	}
-	st, err := s.load(ctx, id)
+	st, err := s.prepare(ctx, u, RoleHost, id, version, GameLive)
 	if err != nil {
-		return nil, err
-	}
-	if st.Game.Status != GameLive {
-		return st, Errorf(Closed, "the game is already saved")
-	}
-	if st.Game.Version != version {
-		return st, Errorf(Conflict, "someone else changed this game")
+		return st, err
 	}
 	if !st.Play.Finished() {
 		return st, Errorf(Invalid, "the game has no result yet")
@@ -279,18 +283,9 @@ func (s *Games) Save(ctx context.Context, u *User, id, version int64, rated bool
 
 // Reopen opens a saved game to edits again. Only an admin may; it is logged.
 func (s *Games) Reopen(ctx context.Context, u *User, id, version int64) (*State, error) {
-	if err := need(u, RoleAdmin); err != nil {
-		return nil, err
-	}
-	st, err := s.load(ctx, id)
+	st, err := s.prepare(ctx, u, RoleAdmin, id, version, GameSaved)
 	if err != nil {
-		return nil, err
-	}
-	if st.Game.Status != GameSaved {
-		return st, Errorf(Invalid, "the game is not saved")
-	}
-	if st.Game.Version != version {
-		return st, Errorf(Conflict, "someone else changed this game")
+		return st, err
 	}
 	if err := s.Store.SetStatus(ctx, id, version, GameLive, st.Game.Rated, "", nil, AuditEntry{At: s.now(), By: u.ID, Action: "reopen"}); err != nil {
 		return st, err

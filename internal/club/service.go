@@ -34,6 +34,9 @@ func (c *Club) SignUp(ctx context.Context, login, password, nick, realName strin
 	if utf8.RuneCountInString(realName) > 80 {
 		return nil, Errorf(Invalid, "the name is too long")
 	}
+	if err := c.nickFree(ctx, nick, 0); err != nil {
+		return nil, err
+	}
 	hash, err := HashPassword(password)
 	if err != nil {
 		return nil, err
@@ -150,4 +153,80 @@ func (c *Club) SetNoShow(ctx context.Context, admin *User, nightID, userID int64
 		return Errorf(Invalid, "no-shows are marked once the club night has begun")
 	}
 	return c.Store.SetNoShow(ctx, nightID, userID, noShow, c.now())
+}
+
+// ErrNickTaken refuses a nickname another player has: seating finds club players by their nicknames.
+var ErrNickTaken = &Error{Code: Conflict, Message: "another player has this nickname"}
+
+// nickFree checks that no player but except has nick, ignoring case.
+func (c *Club) nickFree(ctx context.Context, nick string, except int64) error {
+	same, err := c.Store.SearchPlayers(ctx, nick, 200)
+	if err != nil {
+		return err
+	}
+	for _, p := range same {
+		if p.ID != except && strings.EqualFold(p.Nick, nick) {
+			return ErrNickTaken
+		}
+	}
+	return nil
+}
+
+// UpdateProfile changes a member's own nickname and real name.
+func (c *Club) UpdateProfile(ctx context.Context, u *User, nick, realName string) error {
+	if err := need(u, RoleMember); err != nil {
+		return err
+	}
+	if u.PlayerID == 0 {
+		return Errorf(Invalid, "this account has no player profile")
+	}
+	nick, realName = strings.TrimSpace(nick), strings.TrimSpace(realName)
+	if nick == "" || utf8.RuneCountInString(nick) > 30 {
+		return Errorf(Invalid, "a nickname has 1 to 30 characters")
+	}
+	if utf8.RuneCountInString(realName) > 80 {
+		return Errorf(Invalid, "the name is too long")
+	}
+	if err := c.nickFree(ctx, nick, u.PlayerID); err != nil {
+		return err
+	}
+	return c.Store.UpdatePlayer(ctx, &Player{ID: u.PlayerID, Nick: nick, RealName: realName})
+}
+
+// MaxPhoto is the largest profile photo accepted.
+const MaxPhoto = 1 << 20
+
+// SetPhoto stores a member's own profile photo: a JPEG, PNG or WebP image of at most MaxPhoto bytes, judged by
+// its content, not its name. A nil photo removes it.
+func (c *Club) SetPhoto(ctx context.Context, u *User, photo []byte) error {
+	if err := need(u, RoleMember); err != nil {
+		return err
+	}
+	if u.PlayerID == 0 {
+		return Errorf(Invalid, "this account has no player profile")
+	}
+	if photo == nil {
+		return c.Store.SetPlayerPhoto(ctx, u.PlayerID, nil, "")
+	}
+	if len(photo) > MaxPhoto {
+		return Errorf(Invalid, "the photo is larger than 1 MB")
+	}
+	ct := imageType(photo)
+	if ct == "" {
+		return Errorf(Invalid, "the photo must be a JPEG, PNG or WebP image")
+	}
+	return c.Store.SetPlayerPhoto(ctx, u.PlayerID, photo, ct)
+}
+
+// imageType tells a JPEG, PNG or WebP image by its first bytes; "" for anything else.
+func imageType(b []byte) string {
+	switch {
+	case len(b) > 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF:
+		return "image/jpeg"
+	case len(b) > 8 && string(b[:8]) == "\x89PNG\r\n\x1a\n":
+		return "image/png"
+	case len(b) > 12 && string(b[:4]) == "RIFF" && string(b[8:12]) == "WEBP":
+		return "image/webp"
+	}
+	return ""
 }

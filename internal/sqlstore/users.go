@@ -119,9 +119,45 @@ func (db *DB) CreatePlayer(ctx context.Context, p *club.Player) error {
 func (db *DB) Player(ctx context.Context, id int64) (*club.Player, error) {
 	var p club.Player
 	var created int64
-	err := db.r.QueryRowContext(ctx, `SELECT id, nick, real_name, created_at FROM players WHERE id = ?`, id).Scan(&p.ID, &p.Nick, &p.RealName, &created)
+	err := db.r.QueryRowContext(ctx, `SELECT id, nick, real_name, photo IS NOT NULL, created_at FROM players WHERE id = ?`, id).Scan(&p.ID, &p.Nick, &p.RealName, &p.HasPhoto, &created)
 	p.CreatedAt = fromMS(created)
 	return &p, translate(err, "player")
+}
+
+// UpdatePlayer changes a profile's nickname and real name.
+func (db *DB) UpdatePlayer(ctx context.Context, p *club.Player) error {
+	res, err := db.w.ExecContext(ctx, `UPDATE players SET nick = ?, real_name = ? WHERE id = ?`, p.Nick, p.RealName, p.ID)
+	if err != nil {
+		return translate(err, "player")
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return club.Errorf(club.NotFound, "no such player")
+	}
+	return nil
+}
+
+// SetPlayerPhoto stores or removes a profile's photo.
+func (db *DB) SetPlayerPhoto(ctx context.Context, playerID int64, photo []byte, contentType string) error {
+	var v any
+	if photo != nil {
+		v = photo
+	}
+	res, err := db.w.ExecContext(ctx, `UPDATE players SET photo = ?, photo_type = ? WHERE id = ?`, v, contentType, playerID)
+	if err != nil {
+		return translate(err, "player")
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return club.Errorf(club.NotFound, "no such player")
+	}
+	return nil
+}
+
+// PlayerPhoto reads a profile's photo and its content type; a profile without one is NotFound.
+func (db *DB) PlayerPhoto(ctx context.Context, playerID int64) ([]byte, string, error) {
+	var photo []byte
+	var ct string
+	err := db.r.QueryRowContext(ctx, `SELECT photo, photo_type FROM players WHERE id = ? AND photo IS NOT NULL`, playerID).Scan(&photo, &ct)
+	return photo, ct, translate(err, "photo")
 }
 
 // SearchPlayers finds players whose nickname contains query (any case), nicknames that start with it first.

@@ -200,7 +200,7 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 	}
 	p := s.page(r)
 	p.Title = pl.Nick
-	v := playerView{Page: p, Player: &club.Player{ID: pl.ID, Nick: pl.Nick}} // the public page shows no real name
+	v := playerView{Page: p, Player: &club.Player{ID: pl.ID, Nick: pl.Nick, HasPhoto: pl.HasPhoto}} // the public page shows no real name
 	var total club.Standing
 	var points []int
 	var dates []time.Time

@@ -1,10 +1,12 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -270,5 +272,70 @@ func TestNightsFeedsAndPrivacy(t *testing.T) {
 	}
 	if u, _ := h.store.UserByLogin(context.Background(), "plain"); u.Role != club.RoleMember {
 		t.Error("a member made himself admin")
+	}
+}
+
+func (h *harness) multipart(c *http.Client, path string, fields map[string]string, file string, data []byte) response {
+	h.t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	for k, v := range fields {
+		mw.WriteField(k, v)
+	}
+	if data != nil {
+		fw, _ := mw.CreateFormFile(file, "upload")
+		fw.Write(data)
+	}
+	mw.Close()
+	req, _ := http.NewRequest(http.MethodPost, h.srv.URL+path, &body)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	return h.do(c, req)
+}
+
+func TestProfileAndPhoto(t *testing.T) {
+	h := newHarness(t)
+	c := h.client()
+	if r := h.post(c, "/signup", url.Values{"login": {"taras"}, "nick": {"Taras"}, "password": {"secret-pass"}, "password2": {"secret-pass"}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatal(r.StatusCode)
+	}
+	// a nickname another player has is refused, at sign-up and on the profile
+	if r := h.post(h.client(), "/signup", url.Values{"login": {"other"}, "nick": {"joker"}, "password": {"secret-pass"}, "password2": {"secret-pass"}}); r.StatusCode != http.StatusConflict || !strings.Contains(errorOf(r.Body), "Цей нік уже має інший гравець") {
+		t.Errorf("sign-up with a taken nickname: %d %q", r.StatusCode, errorOf(r.Body))
+	}
+	if r := h.multipart(c, "/me/profile", map[string]string{"nick": "JOKER"}, "", nil); r.StatusCode != http.StatusConflict {
+		t.Errorf("profile with a taken nickname: %d", r.StatusCode)
+	}
+	png := append([]byte("\x89PNG\r\n\x1a\n"), bytes.Repeat([]byte{0}, 64)...)
+	if r := h.multipart(c, "/me/profile", map[string]string{"nick": "Taras B", "real_name": "Taras Bulba"}, "photo", png); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("save: %d %s", r.StatusCode, errorOf(r.Body))
+	}
+	u, _ := h.store.UserByLogin(context.Background(), "taras")
+	pl, _ := h.store.Player(context.Background(), u.PlayerID)
+	if pl.Nick != "Taras B" || pl.RealName != "Taras Bulba" || !pl.HasPhoto {
+		t.Errorf("profile: %+v", pl)
+	}
+	photo := h.get(h.client(), fmt.Sprintf("/players/%d/photo", u.PlayerID))
+	if photo.StatusCode != http.StatusOK || photo.Header.Get("Content-Type") != "image/png" || photo.Body != string(png) {
+		t.Errorf("photo: %d %s", photo.StatusCode, photo.Header.Get("Content-Type"))
+	}
+	// not an image, or too large: refused, and the old photo stays
+	if r := h.multipart(c, "/me/profile", map[string]string{"nick": "Taras B"}, "photo", []byte("<script>alert(1)</script>")); r.StatusCode != http.StatusBadRequest || !strings.Contains(errorOf(r.Body), "JPEG, PNG or WebP") {
+		t.Errorf("a script as a photo: %d %q", r.StatusCode, errorOf(r.Body))
+	}
+	if r := h.multipart(c, "/me/profile", map[string]string{"nick": "Taras B"}, "photo", append(png, make([]byte, club.MaxPhoto)...)); r.StatusCode != http.StatusBadRequest {
+		t.Errorf("a photo over 1 MB: %d", r.StatusCode)
+	}
+	if pl, _ := h.store.Player(context.Background(), u.PlayerID); !pl.HasPhoto {
+		t.Error("a refused upload removed the photo")
+	}
+	// the public page shows the photo and the nickname, never the real name
+	if page := h.get(h.client(), fmt.Sprintf("/players/%d", u.PlayerID)).Body; !strings.Contains(page, "/photo") || strings.Contains(page, "Bulba") {
+		t.Errorf("the public player page shows the wrong things")
+	}
+	if r := h.multipart(c, "/me/profile", map[string]string{"nick": "Taras B", "remove_photo": "on"}, "", nil); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("remove: %d", r.StatusCode)
+	}
+	if r := h.get(h.client(), fmt.Sprintf("/players/%d/photo", u.PlayerID)); r.StatusCode != http.StatusNotFound {
+		t.Errorf("a removed photo is still served: %d", r.StatusCode)
 	}
 }

@@ -42,33 +42,30 @@ func gameID(r *http.Request) (int64, error) {
 	return id, nil
 }
 
-func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
+// loadGame loads the game of the request's path for its user; on failure it has answered already.
+func (s *Server) loadGame(w http.ResponseWriter, r *http.Request) (*club.State, bool) {
 	id, err := gameID(r)
-	if err != nil {
-		s.fail(w, r, err)
-		return
+	if err == nil {
+		var st *club.State
+		if st, err = s.Games.Load(r.Context(), currentUser(r), id); err == nil {
+			return st, true
+		}
 	}
-	st, err := s.Games.Load(r.Context(), currentUser(r), id)
-	if err != nil {
-		s.fail(w, r, err)
-		return
+	s.fail(w, r, err)
+	return nil, false
+}
+
+func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
+	if st, ok := s.loadGame(w, r); ok {
+		s.renderGame(w, r, http.StatusOK, st, "")
 	}
-	s.renderGame(w, r, http.StatusOK, st, "")
 }
 
 // gameRecord downloads the game's record in the spec's form.
 func (s *Server) gameRecord(w http.ResponseWriter, r *http.Request) {
-	id, err := gameID(r)
-	if err != nil {
-		s.fail(w, r, err)
-		return
+	if st, ok := s.loadGame(w, r); ok {
+		s.writeRecord(w, st)
 	}
-	st, err := s.Games.Load(r.Context(), currentUser(r), id)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	s.writeRecord(w, st)
 }
 
 // recordJSON is the game's record in the spec's form, with the club's fields carried along.

@@ -1,7 +1,9 @@
 package web
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -37,7 +39,7 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		if code := club.ErrorCode(err); code == club.Invalid || code == club.Conflict {
 			v.Error = s.errorText(p.Lang, err)
-			if code == club.Conflict {
+			if code == club.Conflict && !errors.Is(err, club.ErrNickTaken) {
 				v.Error = p.T("signup.taken", v.Login)
 			}
 			w.WriteHeader(status(code))
@@ -170,4 +172,82 @@ func (s *Server) afterMembers(w http.ResponseWriter, r *http.Request, err error,
 	default:
 		s.fail(w, r, err)
 	}
+}
+
+type profileView struct {
+	Page
+	Player *club.Player
+	Error  string
+	Saved  bool
+}
+
+func (s *Server) profileForm(w http.ResponseWriter, r *http.Request) {
+	s.renderProfile(w, r, http.StatusOK, "", r.URL.Query().Get("saved") == "1")
+}
+
+func (s *Server) renderProfile(w http.ResponseWriter, r *http.Request, code int, errText string, saved bool) {
+	p := s.page(r)
+	p.Title = p.T("profile.title")
+	if p.User.PlayerID == 0 {
+		s.fail(w, r, club.Errorf(club.Invalid, "this account has no player profile"))
+		return
+	}
+	pl, err := s.Store.Player(r.Context(), p.User.PlayerID)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.WriteHeader(code)
+	s.render(w, "profile", profileView{Page: p, Player: pl, Error: errText, Saved: saved})
+}
+
+// saveProfile changes the member's own nickname, real name and photo.
+func (s *Server) saveProfile(w http.ResponseWriter, r *http.Request) {
+	u := currentUser(r)
+	r.Body = http.MaxBytesReader(w, r.Body, club.MaxPhoto+64<<10)
+	if err := r.ParseMultipartForm(club.MaxPhoto + 64<<10); err != nil && err != http.ErrNotMultipart {
+		s.renderProfile(w, r, http.StatusBadRequest, s.page(r).T("profile.too_big"), false)
+		return
+	}
+	err := s.Club.UpdateProfile(r.Context(), u, r.FormValue("nick"), r.FormValue("real_name"))
+	if err == nil && r.FormValue("remove_photo") == "on" {
+		err = s.Club.SetPhoto(r.Context(), u, nil)
+	} else if err == nil && r.MultipartForm != nil && len(r.MultipartForm.File["photo"]) > 0 {
+		var data []byte
+		f, ferr := r.MultipartForm.File["photo"][0].Open()
+		if ferr == nil {
+			data, ferr = io.ReadAll(io.LimitReader(f, club.MaxPhoto+1))
+			f.Close()
+		}
+		if ferr != nil {
+			err = club.Errorf(club.Invalid, "the photo could not be read")
+		} else if len(data) > 0 {
+			err = s.Club.SetPhoto(r.Context(), u, data)
+		}
+	}
+	switch {
+	case err == nil:
+		http.Redirect(w, r, "/me/profile?saved=1", http.StatusSeeOther)
+	case club.ErrorCode(err) == club.Invalid || club.ErrorCode(err) == club.Conflict:
+		s.renderProfile(w, r, status(club.ErrorCode(err)), s.errorText(s.page(r).Lang, err), false)
+	default:
+		s.fail(w, r, err)
+	}
+}
+
+// playerPhoto serves a profile photo with the type found in its content.
+func (s *Server) playerPhoto(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil {
+		s.fail(w, r, club.Errorf(club.NotFound, "no such player"))
+		return
+	}
+	photo, ct, err := s.Store.PlayerPhoto(r.Context(), id)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", ct)
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	w.Write(photo)
 }

@@ -51,6 +51,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /signup", s.signupForm)
 	mux.HandleFunc("POST /signup", s.signup)
 	mux.HandleFunc("GET /me", s.require(club.RoleMember, s.mePage))
+	mux.HandleFunc("GET /me/profile", s.require(club.RoleMember, s.profileForm))
+	mux.HandleFunc("POST /me/profile", s.require(club.RoleMember, s.saveProfile))
+	mux.HandleFunc("GET /players/{id}/photo", s.playerPhoto)
 	mux.HandleFunc("POST /nights/{id}/register", s.require(club.RoleMember, s.nightRegister))
 	mux.HandleFunc("POST /nights/{id}/cancel", s.require(club.RoleMember, s.nightCancel))
 

@@ -273,6 +273,10 @@ func (s *Server) errorText(lang string, err error) string {
 	switch ce.Code {
 	case club.Invalid:
 		return s.Catalog.T(lang, "error.invalid", ce.Message)
+	case club.Conflict:
+		if errors.Is(err, club.ErrNickTaken) {
+			return s.Catalog.T(lang, "profile.nick_taken")
+		}
 	case club.Forbidden:
 		switch {
 		case errors.Is(err, club.ErrNotApproved):
