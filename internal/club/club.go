@@ -31,6 +31,9 @@ type Error struct {
 	Code    Code
 	Message string
 	Cause   error
+	// Format and Args are what Errorf was given: interfaces translate Format through their catalogues.
+	Format string
+	Args   []any
 }
 
 func (e *Error) Error() string {
@@ -45,7 +48,7 @@ func (e *Error) Unwrap() error { return e.Cause }
 
 // Errorf returns an *Error with the code and a formatted message.
 func Errorf(code Code, format string, args ...any) error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Format: format, Args: args}
 }
 
 // ErrorCode returns the code of err: Internal for an error that is not an *Error, "" for nil.

@@ -319,7 +319,7 @@ func TestProfileAndPhoto(t *testing.T) {
 		t.Errorf("photo: %d %s", photo.StatusCode, photo.Header.Get("Content-Type"))
 	}
 	// not an image, or too large: refused, and the old photo stays
-	if r := h.multipart(c, "/me/profile", map[string]string{"nick": "Taras B"}, "photo", []byte("<script>alert(1)</script>")); r.StatusCode != http.StatusBadRequest || !strings.Contains(errorOf(r.Body), "JPEG, PNG or WebP") {
+	if r := h.multipart(c, "/me/profile", map[string]string{"nick": "Taras B"}, "photo", []byte("<script>alert(1)</script>")); r.StatusCode != http.StatusBadRequest || !strings.Contains(errorOf(r.Body), "JPEG, PNG або WebP") {
 		t.Errorf("a script as a photo: %d %q", r.StatusCode, errorOf(r.Body))
 	}
 	if r := h.multipart(c, "/me/profile", map[string]string{"nick": "Taras B"}, "photo", append(png, make([]byte, club.MaxPhoto)...)); r.StatusCode != http.StatusBadRequest {

@@ -8,6 +8,7 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -598,5 +599,37 @@ func TestPagesHaveNoMissingKeys(t *testing.T) {
 				t.Errorf("%s %s: untranslated %s", lang, path, m)
 			}
 		}
+	}
+}
+
+// TestDomainMessagesTranslated: every message the domain and the site give with club.Errorf(Invalid, ...) has its
+// translation in every catalogue (key "msg:" + the format).
+func TestDomainMessagesTranslated(t *testing.T) {
+	cat, err := web.LoadCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`Errorf\((?:club\.)?Invalid, "((?:[^"\\]|\\.)*)"`)
+	files, _ := filepath.Glob("../*/*.go")
+	more, _ := filepath.Glob("*.go")
+	n := 0
+	for _, f := range append(files, more...) {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range re.FindAllStringSubmatch(string(data), -1) {
+			format, _ := strconv.Unquote(`"` + m[1] + `"`)
+			n++
+			if !cat.Has("msg:" + format) {
+				t.Errorf("%s: %q has no translation (add \"msg:%s\" to every catalogue)", f, format, format)
+			}
+		}
+	}
+	if n < 30 {
+		t.Errorf("found only %d messages: the scan is broken", n)
 	}
 }

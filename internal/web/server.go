@@ -272,7 +272,11 @@ func (s *Server) errorText(lang string, err error) string {
 	}
 	switch ce.Code {
 	case club.Invalid:
-		return s.Catalog.T(lang, "error.invalid", ce.Message)
+		msg := ce.Message
+		if ce.Format != "" && s.Catalog.Has("msg:"+ce.Format) {
+			msg = s.Catalog.T(lang, "msg:"+ce.Format, ce.Args...)
+		}
+		return s.Catalog.T(lang, "error.invalid", msg)
 	case club.Conflict:
 		if errors.Is(err, club.ErrNickTaken) {
 			return s.Catalog.T(lang, "profile.nick_taken")
