@@ -13,6 +13,10 @@
     if (window.mafiaclubLive) { window.mafiaclubLive.close(); }
   });
 
+  // The menu is open on a wide screen.
+  var menu = document.querySelector('details.menu');
+  if (menu && window.matchMedia('(min-width: 900px)').matches) { menu.open = true; }
+
   // The new-game form reloads itself when the rule set or the player count changes.
   document.querySelectorAll('[data-autoapply]').forEach(function (el) {
     el.addEventListener('change', function () { var b = document.getElementById('apply'); if (b) { b.click(); } });
