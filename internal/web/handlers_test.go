@@ -633,3 +633,73 @@ func TestDomainMessagesTranslated(t *testing.T) {
 		t.Errorf("found only %d messages: the scan is broken", n)
 	}
 }
+
+// TestRemainingActions covers the actions TestPlayThroughForms does not: the lift vote, a warning, a declared draw
+// (club rules), the doctor's heal (home-doctor), each accepted and refused through the form.
+func TestRemainingActions(t *testing.T) {
+	h := newHarness(t)
+	c := h.login("host", "demo-host")
+	id := h.newGame(c, "fiim-2025-club", tenRoles, nil)
+	h.mustAct(c, id, "type", "day")
+	for s := 1; s <= 10; s++ {
+		h.mustAct(c, id, "type", "speech", "seat", strconv.Itoa(s))
+		if s == 1 {
+			h.mustAct(c, id, "type", "nominate", "by", "1", "target", "3")
+		}
+		if s == 2 {
+			h.mustAct(c, id, "type", "nominate", "by", "2", "target", "7")
+		}
+	}
+	if r := h.act(c, id, "type", "lift", "voters", "1"); r.StatusCode != 422 || !strings.Contains(errorOf(r.Body), "немає голосування за підйом") {
+		t.Errorf("a lift vote before any tie: %d %q", r.StatusCode, errorOf(r.Body))
+	}
+	// 5:5 twice between the same two: the lift vote; 6 of 10 say yes: both leave
+	for i := 0; i < 2; i++ {
+		h.mustAct(c, id, "type", "vote", "target", "3", "voters", "1", "voters", "2", "voters", "4", "voters", "5", "voters", "6")
+		h.mustAct(c, id, "type", "vote", "target", "7")
+	}
+	if r := h.act(c, id, "type", "vote", "target", "3", "voters", "1"); r.StatusCode != 422 || !strings.Contains(errorOf(r.Body), "Спершу голосування за підйом") {
+		t.Errorf("a vote while the lift is due: %d %q", r.StatusCode, errorOf(r.Body))
+	}
+	h.mustAct(c, id, "type", "lift", "voters", "1", "voters", "2", "voters", "4", "voters", "5", "voters", "6", "voters", "8")
+	g := h.replay(id)
+	if g.Alive().Has(3) || g.Alive().Has(7) {
+		t.Errorf("the lift passed but #3 or #7 is still at the table")
+	}
+	// a warning only counts in club rules; the draw is declared by hand, with a confirmation on the page
+	h.mustAct(c, id, "type", "warning", "seat", "4")
+	if r := h.act(c, id, "type", "warning", "seat", "3"); r.StatusCode != 422 || !strings.Contains(errorOf(r.Body), "не виголошує останню промову") && !strings.Contains(errorOf(r.Body), "вже немає") {
+		// #3 is giving his last word: a warning is allowed (spec §3), so this must pass instead
+		if r.StatusCode != http.StatusSeeOther {
+			t.Errorf("a warning during a last word: %d %q", r.StatusCode, errorOf(r.Body))
+		}
+	}
+	if page := h.get(c, fmt.Sprintf("/games/%d", id)).Body; !strings.Contains(page, `data-confirm="Завершити гру нічиєю?"`) {
+		t.Error("the draw asks for no confirmation")
+	}
+	h.mustAct(c, id, "type", "draw")
+	if g := h.replay(id); g.Winner() != mafia.Draw || g.Warnings(4) != 1 {
+		t.Errorf("after the draw: winner %v, warnings %d", g.Winner(), g.Warnings(4))
+	}
+
+	// home-doctor: the doctor's protection saves the shot player
+	opts := url.Values{"opt_night_order": {"mafia, doctor, commissar"}, "opt_tie_model": {"lift"}, "opt_default_vote_to_last_shown": {"1"},
+		"opt_reveal_on_elimination_shown": {"1"}, "opt_last_word_shown": {"1"}, "opt_last_word": {"on"}, "opt_doctor_self_heal_shown": {"1"},
+		"opt_doctor_repeat_target_shown": {"1"}}
+	hid := h.newGame(c, "home-doctor", []string{"mafia", "commissar", "doctor", "citizen", "citizen", "mafia", "citizen"}, opts)
+	h.mustAct(c, hid, "type", "day")
+	for s := 1; s <= 7; s++ {
+		h.mustAct(c, hid, "type", "speech", "seat", strconv.Itoa(s))
+	}
+	h.mustAct(c, hid, "type", "night")
+	h.mustAct(c, hid, "type", "shoot_all", "target", "4")
+	if r := h.act(c, hid, "type", "heal", "by", "3", "target", "3"); r.StatusCode != 422 || !strings.Contains(errorOf(r.Body), "лікар не може лікувати себе") {
+		t.Errorf("a self-heal where the option forbids it: %d %q", r.StatusCode, errorOf(r.Body))
+	}
+	h.mustAct(c, hid, "type", "heal", "by", "3", "target", "4")
+	h.mustAct(c, hid, "type", "check", "by", "2", "target", "1")
+	h.mustAct(c, hid, "type", "day")
+	if g := h.replay(hid); !g.Alive().Has(4) {
+		t.Error("the healed player was killed")
+	}
+}
