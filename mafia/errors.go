@@ -106,5 +106,7 @@ var (
 	ErrExtraWinner       = rule("extra_winner", "§T6.1.3", "a winner gets at most 0.7 extra points")
 	ErrExtraLoser        = rule("extra_loser", "§T6.1.4", "a loser gets at most 0.4 extra points")
 	ErrNoDraw            = rule("no_draw", "R74, C-15", "this rule set has no declared draw")
+	ErrAdjustRange       = rule("adjust_range", "", "an adjustment is at most 10 points either way")
+	ErrTooLong           = rule("too_long", "", "a game has at most 250 nights")
 	ErrUnknownEvent      = rule("unknown_event", "spec §2", "unknown event type")
 )

@@ -535,6 +535,9 @@ func (g *Game) night() error {
 	case VotingRounds:
 		return violate(ErrVotingNotOver, 0, 0, "the voting is under way")
 	}
+	if g.num >= 250 {
+		return ErrTooLong // the phase number is a byte; no real game comes near
+	}
 	g.closeDay()
 	g.phase = PhaseNight
 	g.num++

@@ -1,6 +1,7 @@
 package mafia
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -215,5 +216,39 @@ func TestNominationsStayClosedAfterCancelledVote(t *testing.T) {
 	}
 	if got := plan(g); got != "night" {
 		t.Errorf("plan %q, want night", got)
+	}
+}
+
+func TestHostileRecordsAreBounded(t *testing.T) {
+	g := play(t, "fiim-xcraft", ten, nil)
+	if err := g.Apply(Adjust(1, -1001)); err == nil {
+		t.Error("a penalty of more than 10 points was accepted")
+	}
+	if err := g.Apply(Adjust(1, -1000)); err != nil {
+		t.Errorf("a penalty of 10 points: %v", err)
+	}
+	// a draw-free rule set can go on for ever; the night counter stops at 250
+	h := play(t, "home-ua", []Role{Mafia, Commissar, Citizen, Citizen, Citizen, Citizen, Mafia}, nil, Day())
+	var err error
+	for i := 0; err == nil && i < 5000; i++ {
+		n := h.Next()
+		e := Day() // at night: nobody shoots
+		for _, p := range n.Plan() {
+			if p.Event == EvSpeech {
+				e = Speech(p.Seat)
+				break
+			}
+			if p.Event == EvNight {
+				e = Night()
+				break
+			}
+		}
+		err = h.Apply(e)
+	}
+	if !errors.Is(err, ErrTooLong) {
+		t.Errorf("got %v, want the 250-night limit", err)
+	}
+	if _, n := h.Phase(); n != 250 {
+		t.Errorf("stopped at %d", n)
 	}
 }

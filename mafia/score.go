@@ -216,6 +216,9 @@ func (g *Game) adjust(s uint8, points int32) error {
 	if points == 0 {
 		return ErrAdjustZero
 	}
+	if points > 1000 || points < -1000 {
+		return violate(ErrAdjustRange, int(s), 0, "%s", hundredths(points))
+	}
 	if g.rules.Points == Points2025 {
 		// 000 L198: steps of ±0.1 / ±0.3 / ±0.5, during the day and on the summary screen.
 		switch points {
