@@ -130,3 +130,15 @@ func TestExampleMatchesGolden(t *testing.T) {
 		t.Error("examples/club-game.json differs from the golden game full-game-red-wins; copy it again")
 	}
 }
+
+func TestAdminCreateNeedsAPublicName(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run([]string{"admin", "create", "-data", t.TempDir(), "-login", "anna.k"}, strings.NewReader("long-password\n"), &out, &errOut)
+	if code != 2 || !strings.Contains(errOut.String(), "-name") {
+		t.Errorf("exit %d, %q: want a refusal asking for -name (the login stays private)", code, errOut.String())
+	}
+	code = run([]string{"admin", "create", "-data", t.TempDir(), "-login", "anna.k", "-name", "Anna"}, strings.NewReader("long-password\n"), &out, &errOut)
+	if code != 0 {
+		t.Errorf("exit %d: %s", code, errOut.String())
+	}
+}

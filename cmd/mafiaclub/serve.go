@@ -137,13 +137,13 @@ func adminCreate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	c := serveFlags(fs)
 	login := fs.String("login", "", "the new admin's login")
-	name := fs.String("name", "", "the new admin's name (default: the login)")
+	name := fs.String("name", "", "the name shown on the site's pages (required: the login stays private)")
 	role := fs.String("role", "admin", "the account's role: admin or host")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *login == "" {
-		fmt.Fprintln(stderr, "mafiaclub admin create: give -login")
+	if *login == "" || strings.TrimSpace(*name) == "" {
+		fmt.Fprintln(stderr, "mafiaclub admin create: give -login and -name (the name is public, the login is not)")
 		return 2
 	}
 	if *role != "admin" && *role != "host" {
@@ -169,9 +169,6 @@ func adminCreate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer db.Close()
-	if *name == "" {
-		*name = *login
-	}
 	u := &club.User{Login: *login, Name: *name, Role: club.Role(*role), PasswordHash: hash}
 	if err := db.CreateUser(ctx, u); err != nil {
 		fmt.Fprintf(stderr, "\nmafiaclub admin create: %v\n", err)

@@ -192,6 +192,8 @@ type Store interface {
 	CreatePlayer(ctx context.Context, p *Player) error
 	Player(ctx context.Context, id int64) (*Player, error)
 	SearchPlayers(ctx context.Context, query string, limit int) ([]Player, error)
+	// PlayerByNick finds the player with this nickname, ignoring case (Unicode); NotFound when there is none.
+	PlayerByNick(ctx context.Context, nick string) (*Player, error)
 	// UpdatePlayer changes a profile's nickname and real name.
 	UpdatePlayer(ctx context.Context, p *Player) error
 	// SetPlayerPhoto stores a profile's photo (nil removes it); PlayerPhoto reads it with its content type.

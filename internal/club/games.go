@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
-	"strings"
 	"time"
 
 	"mafiaclub/mafia"
@@ -317,17 +316,16 @@ func (s *Games) Import(ctx context.Context, u *User, rec *record.Record, source 
 	if !play.Finished() {
 		return nil, Errorf(Invalid, "the game has no result")
 	}
-	players, err := s.Store.SearchPlayers(ctx, "", 200)
-	if err != nil {
-		return nil, err
-	}
-	byNick := map[string]int64{}
-	for _, p := range players {
-		byNick[strings.ToLower(p.Nick)] = p.ID
-	}
 	seats := make([]Seat, len(rec.Seats))
 	for i, st := range rec.Seats {
-		seats[i] = Seat{Seat: st.Seat, Role: st.Role.String(), Name: st.Name, PlayerID: byNick[strings.ToLower(st.Name)]}
+		seats[i] = Seat{Seat: st.Seat, Role: st.Role.String(), Name: st.Name}
+		p, err := s.Store.PlayerByNick(ctx, st.Name)
+		switch {
+		case err == nil:
+			seats[i].PlayerID = p.ID
+		case ErrorCode(err) != NotFound:
+			return nil, err
+		}
 	}
 	if started.IsZero() {
 		started = s.now()

@@ -134,6 +134,9 @@ func (c *Club) Cancel(ctx context.Context, u *User, nightID int64) (*Registratio
 		return nil, err
 	}
 	now := c.now()
+	if !now.Before(n.StartsAt) {
+		return nil, Errorf(Invalid, "the club night has begun")
+	}
 	return c.Store.Cancel(ctx, nightID, u.ID, now, IsLate(*n, c.Zone, now))
 }
 
@@ -160,14 +163,14 @@ var ErrNickTaken = &Error{Code: Conflict, Message: "another player has this nick
 
 // nickFree checks that no player but except has nick, ignoring case.
 func (c *Club) nickFree(ctx context.Context, nick string, except int64) error {
-	same, err := c.Store.SearchPlayers(ctx, nick, 200)
-	if err != nil {
+	p, err := c.Store.PlayerByNick(ctx, nick)
+	switch {
+	case ErrorCode(err) == NotFound:
+		return nil
+	case err != nil:
 		return err
-	}
-	for _, p := range same {
-		if p.ID != except && strings.EqualFold(p.Nick, nick) {
-			return ErrNickTaken
-		}
+	case p.ID != except:
+		return ErrNickTaken
 	}
 	return nil
 }

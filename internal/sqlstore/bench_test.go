@@ -26,7 +26,7 @@ func fillHistory(b *testing.B, db *DB, players, games int) {
 	}
 	defer tx.Rollback()
 	for i := 0; i < players; i++ {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO players (nick, created_at) VALUES (?, ?)`, fmt.Sprintf("p%03d", i), 0); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO players (nick, nick_key, created_at) VALUES (?, ?, ?)`, fmt.Sprintf("p%03d", i), fmt.Sprintf("p%03d", i), 0); err != nil {
 			b.Fatal(err)
 		}
 	}

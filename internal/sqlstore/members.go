@@ -15,7 +15,7 @@ func (db *DB) CreateMember(ctx context.Context, u *club.User, p *club.Player) er
 		return translate(err, "member")
 	}
 	defer tx.Rollback()
-	if p.ID, err = tx.insert(ctx, `INSERT INTO players (nick, real_name, created_at) VALUES (?, ?, ?)`, p.Nick, p.RealName, ms(now)); err != nil {
+	if p.ID, err = tx.insert(ctx, `INSERT INTO players (nick, nick_key, real_name, created_at) VALUES (?, ?, ?, ?)`, p.Nick, nickKey(p.Nick), p.RealName, ms(now)); err != nil {
 		return translate(err, "player")
 	}
 	if u.Status == "" {

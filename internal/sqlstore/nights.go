@@ -172,7 +172,7 @@ func (db *DB) SetNoShow(ctx context.Context, nightID, userID int64, noShow bool,
 	return translate(tx.Commit(), "registration")
 }
 
-const regCols = `r.id, r.night_id, r.user_id, COALESCE(p.nick, u.login), r.state, r.at, COALESCE(r.cancelled_at, 0), r.late, r.no_show`
+const regCols = `r.id, r.night_id, r.user_id, COALESCE(p.nick, u.name), r.state, r.at, COALESCE(r.cancelled_at, 0), r.late, r.no_show`
 
 func (db *DB) registrations(ctx context.Context, where string, arg int64) ([]club.Registration, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT `+regCols+` FROM registrations r JOIN users u ON u.id = r.user_id

@@ -77,7 +77,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		r.SetMaxOpenConns(8)
 		db.r = dbh{r, sqlite}
 	}
-	if err := db.migrate(ctx); err != nil {
+	if err := db.migrateAndFill(ctx); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -98,7 +98,7 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 		p.Close()
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	if err := db.migrate(ctx); err != nil {
+	if err := db.migrateAndFill(ctx); err != nil {
 		p.Close()
 		return nil, err
 	}
@@ -114,6 +114,14 @@ func (db *DB) Close() error {
 		}
 	}
 	return err
+}
+
+// migrateAndFill runs the migrations, then the fix-ups that need Go (the nickname keys).
+func (db *DB) migrateAndFill(ctx context.Context) error {
+	if err := db.migrate(ctx); err != nil {
+		return err
+	}
+	return db.fillNickKeys(ctx)
 }
 
 func (db *DB) migrate(ctx context.Context) error {

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 	"time"
 
@@ -107,7 +108,7 @@ func (db *DB) CreatePlayer(ctx context.Context, p *club.Player) error {
 	if p.CreatedAt.IsZero() {
 		p.CreatedAt = time.Now()
 	}
-	id, err := db.w.insert(ctx, `INSERT INTO players (nick, real_name, created_at) VALUES (?, ?, ?)`, p.Nick, p.RealName, ms(p.CreatedAt))
+	id, err := db.w.insert(ctx, `INSERT INTO players (nick, nick_key, real_name, created_at) VALUES (?, ?, ?, ?)`, p.Nick, nickKey(p.Nick), p.RealName, ms(p.CreatedAt))
 	if err != nil {
 		return translate(err, "player")
 	}
@@ -126,7 +127,7 @@ func (db *DB) Player(ctx context.Context, id int64) (*club.Player, error) {
 
 // UpdatePlayer changes a profile's nickname and real name.
 func (db *DB) UpdatePlayer(ctx context.Context, p *club.Player) error {
-	res, err := db.w.ExecContext(ctx, `UPDATE players SET nick = ?, real_name = ? WHERE id = ?`, p.Nick, p.RealName, p.ID)
+	res, err := db.w.ExecContext(ctx, `UPDATE players SET nick = ?, nick_key = ?, real_name = ? WHERE id = ?`, p.Nick, nickKey(p.Nick), p.RealName, p.ID)
 	if err != nil {
 		return translate(err, "player")
 	}
@@ -165,10 +166,10 @@ func (db *DB) SearchPlayers(ctx context.Context, query string, limit int) ([]clu
 	if limit <= 0 || limit > 200 {
 		limit = 50
 	}
-	q := strings.ToLower(strings.TrimSpace(query))
+	q := nickKey(query)
 	like := "%" + escapeLike(q) + "%"
 	rows, err := db.r.QueryContext(ctx, `SELECT id, nick, real_name, created_at FROM players
-		WHERE lower(nick) LIKE ? ESCAPE '\' ORDER BY (lower(nick) LIKE ? ESCAPE '\') DESC, nick LIMIT ?`, like, escapeLike(q)+"%", limit)
+		WHERE nick_key LIKE ? ESCAPE '\' ORDER BY (nick_key LIKE ? ESCAPE '\') DESC, nick_key LIMIT ?`, like, escapeLike(q)+"%", limit)
 	if err != nil {
 		return nil, translate(err, "player")
 	}
@@ -188,4 +189,46 @@ func (db *DB) SearchPlayers(ctx context.Context, query string, limit int) ([]clu
 
 func escapeLike(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// nickKey is the form in which nicknames are compared: trimmed and folded to lower case by Go, so that "Анна" and
+// "анна" are one nickname on SQLite as on PostgreSQL.
+func nickKey(nick string) string { return strings.ToLower(strings.TrimSpace(nick)) }
+
+// PlayerByNick finds the player with this nickname, ignoring case; NotFound when there is none.
+func (db *DB) PlayerByNick(ctx context.Context, nick string) (*club.Player, error) {
+	var p club.Player
+	var created int64
+	err := db.r.QueryRowContext(ctx, `SELECT id, nick, real_name, photo IS NOT NULL, created_at FROM players WHERE nick_key = ?`, nickKey(nick)).
+		Scan(&p.ID, &p.Nick, &p.RealName, &p.HasPhoto, &created)
+	p.CreatedAt = fromMS(created)
+	return &p, translate(err, "player")
+}
+
+// fillNickKeys gives the players of an older database their nickname keys.
+func (db *DB) fillNickKeys(ctx context.Context) error {
+	rows, err := db.w.QueryContext(ctx, `SELECT id, nick FROM players WHERE nick_key IS NULL`)
+	if err != nil {
+		return err
+	}
+	type row struct {
+		id   int64
+		nick string
+	}
+	var todo []row
+	for rows.Next() {
+		var r row
+		if err := rows.Scan(&r.id, &r.nick); err != nil {
+			rows.Close()
+			return err
+		}
+		todo = append(todo, r)
+	}
+	rows.Close()
+	for _, r := range todo {
+		if _, err := db.w.ExecContext(ctx, `UPDATE players SET nick_key = ? WHERE id = ?`, nickKey(r.nick), r.id); err != nil {
+			return fmt.Errorf("player %d (%q): %w", r.id, r.nick, err)
+		}
+	}
+	return nil
 }

@@ -353,3 +353,35 @@ func clubNights(t *testing.T, s club.Store) {
 		t.Errorf("a strike changed the status to %s", u.Status)
 	}
 }
+
+func init() {
+	extra = append(extra, struct {
+		name string
+		f    func(*testing.T, club.Store)
+	}{"nicknames", nicknames})
+}
+
+// nicknames: one nickname per player, ignoring case in any alphabet; exact lookups find a player however many
+// the club has.
+func nicknames(t *testing.T, s club.Store) {
+	ctx := context.Background()
+	must(t, s.CreatePlayer(ctx, &club.Player{Nick: "Анна"}))
+	wantCode(t, s.CreatePlayer(ctx, &club.Player{Nick: "анна"}), club.Conflict)
+	wantCode(t, s.CreateMember(ctx, &club.User{Login: "anna2", Name: "x", Role: club.RoleMember, PasswordHash: "x"}, &club.Player{Nick: "АННА "}), club.Conflict)
+	for i := 0; i < 260; i++ {
+		must(t, s.CreatePlayer(ctx, &club.Player{Nick: fmt.Sprintf("Гравець %03d", i)}))
+	}
+	p, err := s.PlayerByNick(ctx, "гравець 259")
+	must(t, err)
+	if p.Nick != "Гравець 259" {
+		t.Errorf("found %q", p.Nick)
+	}
+	_, err = s.PlayerByNick(ctx, "Гравець 999")
+	wantCode(t, err, club.NotFound)
+	if got, _ := s.SearchPlayers(ctx, "ан", 10); len(got) != 1 || got[0].Nick != "Анна" {
+		t.Errorf("search ан: %+v", got)
+	}
+	a, _ := s.PlayerByNick(ctx, "анна")
+	a.Nick = "Гравець 001"
+	wantCode(t, s.UpdatePlayer(ctx, a), club.Conflict)
+}

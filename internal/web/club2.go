@@ -161,6 +161,7 @@ type nightRow struct {
 	Mine       club.RegState
 	Late       bool
 	Registered bool
+	Started    bool
 }
 
 type nightsView struct {
@@ -197,7 +198,8 @@ func (s *Server) nightsPage(w http.ResponseWriter, r *http.Request) {
 	v := nightsView{Page: p}
 	for _, n := range list {
 		st, ok := mine[n.ID]
-		v.Nights = append(v.Nights, nightRow{ClubNight: n, When: p.Time(n.StartsAt), Mine: st, Registered: ok, Late: s.Club.CancelIsLate(n)})
+		v.Nights = append(v.Nights, nightRow{ClubNight: n, When: p.Time(n.StartsAt), Mine: st, Registered: ok, Late: s.Club.CancelIsLate(n),
+			Started: !s.Now().Before(n.StartsAt)})
 	}
 	s.render(w, "nights", v)
 }
@@ -214,6 +216,7 @@ type nightView struct {
 	Late       bool
 	Started    bool
 	Games      []club.Game
+	Member     bool // an approved member (or a host) sees the line-up
 }
 
 func (s *Server) nightPage(w http.ResponseWriter, r *http.Request) {
@@ -230,7 +233,8 @@ func (s *Server) nightPage(w http.ResponseWriter, r *http.Request) {
 	p := s.page(r)
 	p.Title = p.T("nights.night", p.Time(n.StartsAt))
 	v := nightView{Page: p, Night: n, When: p.Time(n.StartsAt), Late: s.Club.CancelIsLate(*n), Started: !s.Now().Before(n.StartsAt)}
-	if p.User != nil { // the line-up's nicknames are for members, not the public
+	v.Member = p.User != nil && (p.User.Role.Can(club.RoleHost) || p.User.Status == club.StatusActive || p.User.Status == club.StatusLowPriority)
+	if v.Member { // the line-up's nicknames are for approved members, not the public
 		regs, err := s.Store.Registrations(r.Context(), id)
 		if err != nil {
 			s.fail(w, r, err)

@@ -339,3 +339,61 @@ func TestProfileAndPhoto(t *testing.T) {
 		t.Errorf("a removed photo is still served: %d", r.StatusCode)
 	}
 }
+
+// TestReviewFindings pins the defects an independent review found.
+func TestReviewFindings(t *testing.T) {
+	h := newHarness(t)
+	clk := &clock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
+	h.site.Now = clk.now
+	admin := h.login("admin", "demo-admin")
+	host := h.login("host", "demo-host")
+
+	// the night's next checker is the one the engine's order names (home-doctor: the commissar before the don)
+	opts := url.Values{"opt_night_order": {"mafia, commissar, don, doctor"}, "opt_tie_model": {"lift"}, "opt_last_word": {"on"}, "opt_last_word_shown": {"1"}}
+	gid := h.newGame(host, "home-doctor", []string{"mafia", "commissar", "doctor", "citizen", "citizen", "don", "citizen", "citizen"}, opts)
+	h.mustAct(host, gid, "type", "day")
+	for s := 1; s <= 8; s++ {
+		h.mustAct(host, gid, "type", "speech", "seat", strconv.Itoa(s))
+	}
+	h.mustAct(host, gid, "type", "night")
+	h.mustAct(host, gid, "type", "shoot_all", "target", "4")
+	if page := h.get(host, fmt.Sprintf("/games/%d", gid)).Body; !strings.Contains(page, "яке перевіряє #2") || strings.Contains(page, "яке перевіряє #6") {
+		t.Error("the page offers the don's check before the commissar's")
+	}
+
+	// an impossible mafia count is refused at once
+	f := url.Values{"form": {"1"}, "rules": {"home-ua"}, "n": {"7"}, "deal": {"random"}, "mafia": {"300000000"}}
+	for i := 1; i <= 7; i++ {
+		f.Set(fmt.Sprintf("name%d", i), fmt.Sprintf("G%d", i))
+	}
+	start := time.Now()
+	if r := h.post(host, "/games", f); r.StatusCode != http.StatusBadRequest || time.Since(start) > 2*time.Second {
+		t.Errorf("mafia=300000000: %d after %v", r.StatusCode, time.Since(start))
+	}
+
+	// a huge body is cut off, not read
+	big := strings.NewReader("login=host&password=" + strings.Repeat("x", 3<<20))
+	req, _ := http.NewRequest(http.MethodPost, h.srv.URL+"/login", big)
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if r := h.do(h.client(), req); r.StatusCode == http.StatusSeeOther {
+		t.Error("a 3 MB login form was accepted")
+	}
+
+	// a pending member sees no line-up; nobody cancels once the night has begun
+	r := h.post(admin, "/nights", url.Values{"date": {"2026-12-05"}, "time": {"19:00"}, "place": {"Café"}, "tables": {"1"}, "per_table": {"7"}})
+	nightURL := r.Header.Get("Location")
+	m := h.user("member1", club.RoleMember)
+	h.post(m, nightURL+"/register", nil)
+	pending := h.client()
+	h.post(pending, "/signup", url.Values{"login": {"newbie"}, "nick": {"Newbie"}, "password": {"secret-pass"}, "password2": {"secret-pass"}})
+	if page := h.get(pending, nightURL).Body; strings.Contains(page, `id="main-lineup"`) {
+		t.Error("a pending member sees the line-up")
+	}
+	clk.t = time.Date(2026, 12, 6, 3, 0, 0, 0, time.UTC) // 20:00 club time, the night has begun
+	if r := h.post(m, nightURL+"/cancel", nil); r.StatusCode != http.StatusBadRequest {
+		t.Errorf("a cancellation after the start: %d", r.StatusCode)
+	}
+	if page := h.get(m, "/nights").Body; strings.Contains(page, "cancel-reg") {
+		t.Error("the list offers to cancel a night that has begun")
+	}
+}

@@ -73,7 +73,6 @@ type gameView struct {
 	Vote       *voteView
 	Lift       bool
 	Checker    int
-	CheckKind  string // "don" or "sheriff"
 	Healer     int
 	BestMover  int
 	Answers    []string
@@ -179,13 +178,17 @@ func (s *Server) renderGame(w http.ResponseWriter, r *http.Request, code int, st
 		v.Vote = vv
 	}
 	v.Lift = v.Allowed["lift"]
-	if ps, ok := first(mafia.StepDonCheck); ok && v.Allowed["check"] {
-		v.Checker, v.CheckKind = ps.Seat, "don"
-	} else if ps, ok := first(mafia.StepSheriffCheck); ok && v.Allowed["check"] {
-		v.Checker, v.CheckKind = ps.Seat, "sheriff"
-	}
-	if ps, ok := first(mafia.StepHeal); ok && v.Allowed["heal"] {
-		v.Healer = ps.Seat
+	// the night's checks and the heal come one at a time, in the order the engine's plan gives (R44, night_order)
+	for _, ps := range next.Plan() {
+		switch ps.Step {
+		case mafia.StepDonCheck, mafia.StepSheriffCheck:
+			v.Checker = ps.Seat
+		case mafia.StepHeal:
+			v.Healer = ps.Seat
+		default:
+			continue
+		}
+		break
 	}
 	if v.Allowed["best_move"] {
 		for _, ps := range next.Plan() {

@@ -464,7 +464,7 @@ func TestNewGameRefusals(t *testing.T) {
 		extra url.Values
 		want  string
 	}{
-		{"wrong role table", []string{"citizen", "citizen", "mafia", "citizen", "citizen", "citizen", "don", "citizen", "mafia", "citizen"}, nil, "needs 6 citizen, 1 sheriff"},
+		{"wrong role table", []string{"citizen", "citizen", "mafia", "citizen", "citizen", "citizen", "don", "citizen", "mafia", "citizen"}, nil, "fiim-2025-club для 10 гравців роздає рівно: 6 × мирний, 1 × шериф, 2 × мафія, 1 × дон"},
 		{"empty seat", tenRoles, url.Values{"name4": {""}}, "На місці 4 немає гравця"},
 		{"seated twice", tenRoles, url.Values{"name4": {"Guest 3"}}, "Guest 3 посаджено двічі"},
 	}
@@ -701,5 +701,21 @@ func TestRemainingActions(t *testing.T) {
 	h.mustAct(c, hid, "type", "day")
 	if g := h.replay(hid); !g.Alive().Has(4) {
 		t.Error("the healed player was killed")
+	}
+}
+
+func TestSafeRedirects(t *testing.T) {
+	h := newHarness(t)
+	for _, next := range []string{"//evil.example/", "/\t/evil.example", "/\\evil.example", "https://evil.example/", "/%0a/x", "javascript:alert(1)", "/\n/evil"} {
+		c := h.client()
+		r := h.post(c, "/login", url.Values{"login": {"host"}, "password": {"demo-host"}, "next": {next}})
+		loc := r.Header.Get("Location")
+		if r.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/") || strings.HasPrefix(loc, "//") || strings.ContainsAny(loc, "\t\n\\") {
+			t.Errorf("next %q: redirected to %q", next, loc)
+		}
+	}
+	c := h.client()
+	if r := h.post(c, "/login", url.Values{"login": {"host"}, "password": {"demo-host"}, "next": {"/history?rules=fsm-2026"}}); r.Header.Get("Location") != "/history?rules=fsm-2026" {
+		t.Errorf("a page of the site: %q", r.Header.Get("Location"))
 	}
 }

@@ -3,6 +3,7 @@ package web
 import (
 	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"net/http"
 	"strconv"
@@ -169,15 +170,6 @@ func (s *Server) createGame(w http.ResponseWriter, r *http.Request) {
 		s.renderNewGame(w, r, http.StatusBadRequest, v, v.T(key, args...))
 	}
 	rs, _ := mafia.RuleSet(v.RulesID)
-	players, err := s.Store.SearchPlayers(r.Context(), "", 1000)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	byNick := map[string]club.Player{}
-	for _, p := range players {
-		byNick[strings.ToLower(p.Nick)] = p
-	}
 	seats := make([]club.Seat, v.N)
 	seen := map[string]bool{}
 	for i, f := range v.Seats {
@@ -191,8 +183,15 @@ func (s *Server) createGame(w http.ResponseWriter, r *http.Request) {
 		}
 		seen[strings.ToLower(f.Name)] = true
 		seats[i] = club.Seat{Seat: f.N, Name: f.Name, Role: f.Role}
-		if p, ok := byNick[strings.ToLower(f.Name)]; ok && !f.Guest {
-			seats[i].PlayerID, seats[i].Name = p.ID, p.Nick
+		if !f.Guest {
+			p, err := s.Store.PlayerByNick(r.Context(), f.Name)
+			switch {
+			case err == nil:
+				seats[i].PlayerID, seats[i].Name = p.ID, p.Nick
+			case club.ErrorCode(err) != club.NotFound:
+				s.fail(w, r, err)
+				return
+			}
 		}
 	}
 	if v.Shuffle {
@@ -204,11 +203,20 @@ func (s *Server) createGame(w http.ResponseWriter, r *http.Request) {
 	if v.Deal == "random" {
 		roles, err := dealRoles(rs, v.N, v.Mafia, v.Doctor)
 		if err != nil {
-			bad("new.err.deal", err.Error())
+			bad("new.err.deal", s.roleError(v.Page, rs, v.N, err))
 			return
 		}
 		for i := range seats {
 			seats[i].Role = roles[i].String()
+		}
+	} else {
+		roles := make([]mafia.Role, len(seats))
+		for i, st := range seats {
+			roles[i], _ = mafia.ParseRole(st.Role)
+		}
+		if err := rs.ValidateRoles(roles); err != nil {
+			bad("new.err.setup", s.roleError(v.Page, rs, v.N, err))
+			return
 		}
 	}
 	opts := map[string][]byte{}
@@ -243,7 +251,7 @@ func (s *Server) createGame(w http.ResponseWriter, r *http.Request) {
 	g, err := s.Games.Start(r.Context(), currentUser(r), club.NewGame{Rules: rs.ID, Options: opts, Seats: seats, Rated: v.Rated, NightID: v.NightID})
 	if err != nil {
 		if club.ErrorCode(err) == club.Invalid {
-			bad("new.err.setup", err.(*club.Error).Message)
+			bad("new.err.setup", s.errorText(v.Lang, err))
 			return
 		}
 		s.fail(w, r, err)
@@ -263,6 +271,9 @@ func dealRoles(rs *mafia.Rules, n, mafiaN int, doctor bool) ([]mafia.Role, error
 			}
 		}
 	} else {
+		if mafiaN < 1 || mafiaN >= n {
+			return nil, club.Errorf(club.Invalid, "too many special roles for %d players", n)
+		}
 		roles = append(roles, mafia.Commissar)
 		if doctor && rs.ID == "home-doctor" {
 			roles = append(roles, mafia.Doctor)
@@ -312,4 +323,23 @@ func (s *Server) playerSearch(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(out)
+}
+
+// roleError says in the host's language what the rule set's role table needs for n players; for the home rule
+// sets, which have no fixed table, it adds the engine's words.
+func (s *Server) roleError(p Page, rs *mafia.Rules, n int, err error) string {
+	comp, ok := rs.Composition(n)
+	if !ok {
+		if ce, isClub := err.(*club.Error); isClub {
+			return s.errorText(p.Lang, ce)
+		}
+		return p.T("new.err.roles_free", rs.ID, err.Error())
+	}
+	var parts []string
+	for _, role := range []mafia.Role{mafia.Citizen, mafia.Sheriff, mafia.Mafia, mafia.Don} {
+		if comp[role] > 0 {
+			parts = append(parts, fmt.Sprintf("%d × %s", comp[role], p.T("role."+role.String())))
+		}
+	}
+	return p.T("new.err.roles", rs.ID, n, strings.Join(parts, ", "))
 }

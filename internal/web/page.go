@@ -81,9 +81,16 @@ func formatPoints(h int) string {
 
 func urlQueryEscape(s string) string { return url.QueryEscape(s) }
 
-// safeNext keeps a post-login redirect on this site.
+// safeNext keeps a post-login redirect on this site: a path with no scheme, no host, no backslash and no control
+// character (browsers drop tabs and newlines, which would turn "/\t/evil" into "//evil").
 func safeNext(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
+	for _, c := range next {
+		if c < 0x20 || c == 0x7f || c == '\\' {
+			return "/games"
+		}
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") {
 		return "/games"
 	}
 	return next

@@ -104,7 +104,23 @@ func (s *Server) Handler() http.Handler {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "cross-origin request refused", http.StatusForbidden)
 	}))
-	return s.recoverer(securityHeaders(cop.Handler(s.session(mux))))
+	return s.recoverer(securityHeaders(limitBodies(cop.Handler(s.session(mux)))))
+}
+
+// limitBodies bounds every request body, so that nobody can make the server read or spool an endless upload:
+// 16 MB for game imports, 2 MB for a profile with its photo, 1 MB for anything else.
+func limitBodies(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		limit := int64(1 << 20)
+		switch r.URL.Path {
+		case "/admin/import":
+			limit = maxUpload + 1<<20
+		case "/me/profile":
+			limit = 2 << 20
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
+		next.ServeHTTP(w, r)
+	})
 }
 
 func securityHeaders(next http.Handler) http.Handler {
