@@ -213,6 +213,8 @@ type Store interface {
 	// SetStatus saves or reopens a game at version, with its winner, and logs it. Saving stores the seats'
 	// results (rated or not, as the game is); reopening removes them.
 	SetStatus(ctx context.Context, gameID, version int64, status GameStatus, rated bool, winner string, results []GameResult, audit AuditEntry) error
+	// ImportGame files a finished game recorded elsewhere, saved with its log and results, in one transaction.
+	ImportGame(ctx context.Context, g *Game, events []StoredEvent, winner string, results []GameResult, audit AuditEntry) error
 	// Standings sums the rated games' results per club player (guests never count), unordered.
 	Standings(ctx context.Context, f RatingFilter) ([]Standing, error)
 	// PlayerResults lists a player's results in saved games, oldest first (rated and normal).

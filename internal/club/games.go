@@ -332,9 +332,6 @@ func (s *Games) Import(ctx context.Context, u *User, rec *record.Record, source 
 	}
 	g := &Game{Rules: rec.Rules.ID, Options: rec.OptionJSON, Seats: seats, Rated: rated, Status: GameLive, HostID: u.ID,
 		CreatedAt: started, Source: source}
-	if err := s.Store.CreateGame(ctx, g); err != nil {
-		return nil, err
-	}
 	at := s.now()
 	stored := make([]StoredEvent, len(rec.Events))
 	for i, e := range rec.Events {
@@ -347,10 +344,11 @@ func (s *Games) Import(ctx context.Context, u *User, rec *record.Record, source 
 		}
 		stored[i] = StoredEvent{Seq: i + 1, JSON: record.EncodeEvent(e), At: when, By: u.ID}
 	}
-	if err := s.Store.Append(ctx, g.ID, 0, stored); err != nil {
-		return nil, err
+	action := "save_normal"
+	if rated {
+		action = "save_rated"
 	}
-	if _, err := s.Save(ctx, u, g.ID, 1, rated); err != nil {
+	if err := s.Store.ImportGame(ctx, g, stored, play.Winner().String(), ResultsOf(g, play), AuditEntry{At: at, By: u.ID, Action: action}); err != nil {
 		return nil, err
 	}
 	return g, nil

@@ -233,3 +233,29 @@ func imageType(b []byte) string {
 	}
 	return ""
 }
+
+// SaveProfile changes a member's own nickname, real name and photo (photo nil: keep it; removePhoto: remove
+// it). Everything is checked before anything is stored, so a refused photo does not leave a changed nickname.
+func (c *Club) SaveProfile(ctx context.Context, u *User, nick, realName string, photo []byte, removePhoto bool) error {
+	if err := need(u, RoleMember); err != nil {
+		return err
+	}
+	if photo != nil {
+		if len(photo) > MaxPhoto {
+			return Errorf(Invalid, "the photo is larger than 1 MB")
+		}
+		if imageType(photo) == "" {
+			return Errorf(Invalid, "the photo must be a JPEG, PNG or WebP image")
+		}
+	}
+	if err := c.UpdateProfile(ctx, u, nick, realName); err != nil {
+		return err
+	}
+	switch {
+	case removePhoto:
+		return c.SetPhoto(ctx, u, nil)
+	case photo != nil:
+		return c.SetPhoto(ctx, u, photo)
+	}
+	return nil
+}

@@ -12,6 +12,23 @@ import (
 
 // CreateGame stores a new live game with its seats.
 func (db *DB) CreateGame(ctx context.Context, g *club.Game) error {
+	return db.inTx(ctx, "game", func(tx *txn) error { return createGame(ctx, tx, g) })
+}
+
+// inTx runs f in one write transaction and commits it.
+func (db *DB) inTx(ctx context.Context, what string, f func(tx *txn) error) error {
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return translate(err, what)
+	}
+	defer tx.Rollback()
+	if err := f(tx); err != nil {
+		return err
+	}
+	return translate(tx.Commit(), what)
+}
+
+func createGame(ctx context.Context, tx *txn, g *club.Game) error {
 	opts, err := json.Marshal(g.Options)
 	if err != nil {
 		return club.Errorf(club.Invalid, "options: %v", err)
@@ -22,11 +39,6 @@ func (db *DB) CreateGame(ctx context.Context, g *club.Game) error {
 	if g.CreatedAt.IsZero() {
 		g.CreatedAt = time.Now()
 	}
-	tx, err := db.w.BeginTx(ctx, nil)
-	if err != nil {
-		return translate(err, "game")
-	}
-	defer tx.Rollback()
 	var night any
 	if g.NightID != 0 {
 		night = g.NightID
@@ -54,7 +66,7 @@ func (db *DB) CreateGame(ctx context.Context, g *club.Game) error {
 		}
 	}
 	g.Status, g.Version, g.Events = club.GameLive, 0, 0
-	return translate(tx.Commit(), "game")
+	return nil
 }
 
 const gameCols = `g.id, g.rules, g.options, g.rated, g.status, g.host_id, u.name, g.version, g.events, g.winner, g.created_at, COALESCE(g.saved_at, 0), COALESCE(g.night_id, 0), COALESCE(g.source, '')`
@@ -199,11 +211,10 @@ func bump(ctx context.Context, tx *txn, gameID, version int64, eventsDelta int, 
 
 // Append adds events to a live game's log at version, in one transaction.
 func (db *DB) Append(ctx context.Context, gameID, version int64, events []club.StoredEvent) error {
-	tx, err := db.w.BeginTx(ctx, nil)
-	if err != nil {
-		return translate(err, "game")
-	}
-	defer tx.Rollback()
+	return db.inTx(ctx, "game", func(tx *txn) error { return appendEvents(ctx, tx, gameID, version, events) })
+}
+
+func appendEvents(ctx context.Context, tx *txn, gameID, version int64, events []club.StoredEvent) error {
 	if err := bump(ctx, tx, gameID, version, len(events), club.GameLive); err != nil {
 		return err
 	}
@@ -216,7 +227,7 @@ func (db *DB) Append(ctx context.Context, gameID, version int64, events []club.S
 			return translate(err, "event")
 		}
 	}
-	return translate(tx.Commit(), "game")
+	return nil
 }
 
 // Undo removes the last event of a live game at version and logs it.
@@ -257,11 +268,29 @@ func audit(ctx context.Context, tx *txn, gameID int64, a club.AuditEntry) error 
 
 // SetStatus saves or reopens a game at version, and logs it.
 func (db *DB) SetStatus(ctx context.Context, gameID, version int64, status club.GameStatus, rated bool, winner string, results []club.GameResult, a club.AuditEntry) error {
-	tx, err := db.w.BeginTx(ctx, nil)
-	if err != nil {
-		return translate(err, "game")
-	}
-	defer tx.Rollback()
+	return db.inTx(ctx, "game", func(tx *txn) error {
+		return setStatus(ctx, tx, gameID, version, status, rated, winner, results, a)
+	})
+}
+
+// ImportGame files a finished game recorded elsewhere in one transaction: the game, its whole log, its results,
+// saved. Nothing of it stays behind when any part fails.
+func (db *DB) ImportGame(ctx context.Context, g *club.Game, events []club.StoredEvent, winner string, results []club.GameResult, a club.AuditEntry) error {
+	return db.inTx(ctx, "game", func(tx *txn) error {
+		if err := createGame(ctx, tx, g); err != nil {
+			return err
+		}
+		if err := appendEvents(ctx, tx, g.ID, 0, events); err != nil {
+			return err
+		}
+		for i := range results {
+			results[i].GameID = g.ID
+		}
+		return setStatus(ctx, tx, g.ID, 1, club.GameSaved, g.Rated, winner, results, a)
+	})
+}
+
+func setStatus(ctx context.Context, tx *txn, gameID, version int64, status club.GameStatus, rated bool, winner string, results []club.GameResult, a club.AuditEntry) error {
 	from := club.GameLive
 	if status == club.GameLive {
 		from = club.GameSaved
@@ -303,7 +332,7 @@ func (db *DB) SetStatus(ctx context.Context, gameID, version int64, status club.
 	if err := audit(ctx, tx, gameID, a); err != nil {
 		return err
 	}
-	return translate(tx.Commit(), "game")
+	return nil
 }
 
 // Audit returns a game's audit log in order.

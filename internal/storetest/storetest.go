@@ -385,3 +385,38 @@ func nicknames(t *testing.T, s club.Store) {
 	a.Nick = "Гравець 001"
 	wantCode(t, s.UpdatePlayer(ctx, a), club.Conflict)
 }
+
+func init() {
+	extra = append(extra, struct {
+		name string
+		f    func(*testing.T, club.Store)
+	}{"import is one transaction", importAtomic})
+}
+
+// importAtomic: an imported game is filed whole or not at all.
+func importAtomic(t *testing.T, s club.Store) {
+	ctx := context.Background()
+	h := NewHost(t, s, "importer")
+	mk := func(source string) *club.Game {
+		return &club.Game{Rules: "fiim-2025-club", Seats: tenSeats(), HostID: h.ID, Rated: true, Source: source, CreatedAt: time.Now()}
+	}
+	events := []club.StoredEvent{ev(1, `{"type": "team_loss", "seat": 3}`, h.ID)}
+	results := []club.GameResult{{Seat: 1, Role: "citizen", Won: true, Points: 130, Rated: true, PlayedAt: time.Now()}}
+	audit := club.AuditEntry{At: time.Now(), By: h.ID, Action: "save_rated"}
+	g := mk("platform:1")
+	must(t, s.ImportGame(ctx, g, events, "red", results, audit))
+	got, err := s.Game(ctx, g.ID)
+	must(t, err)
+	if got.Status != club.GameSaved || got.Events != 1 || got.Winner != "red" || got.Source != "platform:1" {
+		t.Errorf("imported game: %+v", got)
+	}
+	// the same source again, and a log that cannot be stored (two events at one seq): nothing stays behind
+	wantCode(t, s.ImportGame(ctx, mk("platform:1"), events, "red", results, audit), club.Conflict)
+	bad := []club.StoredEvent{ev(1, `{"type": "day"}`, h.ID), ev(1, `{"type": "night"}`, h.ID)}
+	if err := s.ImportGame(ctx, mk("platform:2"), bad, "red", results, audit); err == nil {
+		t.Error("a log with two events at one place was imported")
+	}
+	if all, _ := s.Games(ctx, club.GameFilter{}); len(all) != 1 {
+		t.Errorf("%d games after two failed imports, want 1", len(all))
+	}
+}

@@ -319,14 +319,14 @@ func TestProfileAndPhoto(t *testing.T) {
 		t.Errorf("photo: %d %s", photo.StatusCode, photo.Header.Get("Content-Type"))
 	}
 	// not an image, or too large: refused, and the old photo stays
-	if r := h.multipart(c, "/me/profile", map[string]string{"nick": "Taras B"}, "photo", []byte("<script>alert(1)</script>")); r.StatusCode != http.StatusBadRequest || !strings.Contains(errorOf(r.Body), "JPEG, PNG або WebP") {
+	if r := h.multipart(c, "/me/profile", map[string]string{"nick": "Taras C"}, "photo", []byte("<script>alert(1)</script>")); r.StatusCode != http.StatusBadRequest || !strings.Contains(errorOf(r.Body), "JPEG, PNG або WebP") {
 		t.Errorf("a script as a photo: %d %q", r.StatusCode, errorOf(r.Body))
 	}
 	if r := h.multipart(c, "/me/profile", map[string]string{"nick": "Taras B"}, "photo", append(png, make([]byte, club.MaxPhoto)...)); r.StatusCode != http.StatusBadRequest {
 		t.Errorf("a photo over 1 MB: %d", r.StatusCode)
 	}
-	if pl, _ := h.store.Player(context.Background(), u.PlayerID); !pl.HasPhoto {
-		t.Error("a refused upload removed the photo")
+	if pl, _ := h.store.Player(context.Background(), u.PlayerID); !pl.HasPhoto || pl.Nick != "Taras B" {
+		t.Errorf("a refused upload changed the profile: %+v", pl)
 	}
 	// the public page shows the photo and the nickname, never the real name
 	if page := h.get(h.client(), fmt.Sprintf("/players/%d", u.PlayerID)).Body; !strings.Contains(page, "/photo") || strings.Contains(page, "Bulba") {

@@ -250,7 +250,11 @@ func (s *Server) renderGame(w http.ResponseWriter, r *http.Request, code int, st
 					detail = s.describe(p, e, "")
 				}
 			}
-			v.Audit = append(v.Audit, p.Time(a.At)+" · "+a.ByName+" · "+p.T("audit."+a.Action, detail))
+			line := p.T("audit." + a.Action)
+			if a.Action == "undo" {
+				line = p.T("audit.undo", detail)
+			}
+			v.Audit = append(v.Audit, p.Time(a.At)+" · "+a.ByName+" · "+line)
 		}
 	}
 	w.Header().Set("Cache-Control", "no-store")

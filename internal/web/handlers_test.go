@@ -436,7 +436,10 @@ func TestPlayThroughForms(t *testing.T) {
 	if game.Points(2) != 130+30+5+5+5+5+5 {
 		t.Errorf("seat 2: %d hundredths", game.Points(2))
 	}
-	if !strings.Contains(page, "#1 висунув #3") || !strings.Contains(page, "скасовано: Найкращий хід #5: #1 #7 #9") {
+	if strings.Contains(page, "%!") {
+		t.Errorf("a message has a formatting error: %s", page[strings.Index(page, "%!")-80:strings.Index(page, "%!")+40])
+	}
+	if !strings.Contains(page, "#1 висунув #3") || !strings.Contains(page, "скасовано: Найкращий хід #5: #1 #7 #9") || !strings.Contains(page, "збережено як звичайну") {
 		t.Errorf("the chronology or the undo log is missing")
 	}
 	// the default rule's hands are shown with the last candidate, and the phases stay right after them
@@ -597,6 +600,9 @@ func TestPagesHaveNoMissingKeys(t *testing.T) {
 			}
 			if m := missing.FindString(r.Body); m != "" {
 				t.Errorf("%s %s: untranslated %s", lang, path, m)
+			}
+			if strings.Contains(r.Body, "%!") {
+				t.Errorf("%s %s: a message with a formatting error", lang, path)
 			}
 		}
 	}

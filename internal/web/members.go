@@ -209,21 +209,22 @@ func (s *Server) saveProfile(w http.ResponseWriter, r *http.Request) {
 		s.renderProfile(w, r, http.StatusBadRequest, s.page(r).T("profile.too_big"), false)
 		return
 	}
-	err := s.Club.UpdateProfile(r.Context(), u, r.FormValue("nick"), r.FormValue("real_name"))
-	if err == nil && r.FormValue("remove_photo") == "on" {
-		err = s.Club.SetPhoto(r.Context(), u, nil)
-	} else if err == nil && r.MultipartForm != nil && len(r.MultipartForm.File["photo"]) > 0 {
-		var data []byte
+	var photo []byte
+	var err error
+	if r.MultipartForm != nil && len(r.MultipartForm.File["photo"]) > 0 {
 		f, ferr := r.MultipartForm.File["photo"][0].Open()
 		if ferr == nil {
-			data, ferr = io.ReadAll(io.LimitReader(f, club.MaxPhoto+1))
+			photo, ferr = io.ReadAll(io.LimitReader(f, club.MaxPhoto+1))
 			f.Close()
 		}
 		if ferr != nil {
 			err = club.Errorf(club.Invalid, "the photo could not be read")
-		} else if len(data) > 0 {
-			err = s.Club.SetPhoto(r.Context(), u, data)
+		} else if len(photo) == 0 {
+			photo = nil // the file field left empty
 		}
+	}
+	if err == nil {
+		err = s.Club.SaveProfile(r.Context(), u, r.FormValue("nick"), r.FormValue("real_name"), photo, r.FormValue("remove_photo") == "on")
 	}
 	switch {
 	case err == nil:
