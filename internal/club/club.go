@@ -184,6 +184,8 @@ type Store interface {
 	User(ctx context.Context, id int64) (*User, error)
 	Users(ctx context.Context) ([]User, error)
 	SetUserLang(ctx context.Context, id int64, lang string) error
+	// SetPassword replaces an account's password hash and ends its other sessions (all but keepSession).
+	SetPassword(ctx context.Context, id int64, hash string, keepSession []byte) error
 
 	CreateSession(ctx context.Context, tokenHash []byte, userID int64, expires time.Time) error
 	SessionUser(ctx context.Context, tokenHash []byte, now time.Time) (*User, error)

@@ -259,3 +259,25 @@ func (c *Club) SaveProfile(ctx context.Context, u *User, nick, realName string, 
 	}
 	return nil
 }
+
+// ErrWrongPassword refuses a password change whose current password is wrong.
+var ErrWrongPassword = &Error{Code: Invalid, Message: "the current password is wrong"}
+
+// ChangePassword sets a new password after checking the current one; the account's other sessions end.
+func (c *Club) ChangePassword(ctx context.Context, u *User, current, next string, keepSession []byte) error {
+	if err := need(u, RoleMember); err != nil {
+		return err
+	}
+	fresh, err := c.Store.User(ctx, u.ID)
+	if err != nil {
+		return err
+	}
+	if !CheckPassword(fresh.PasswordHash, current) {
+		return ErrWrongPassword
+	}
+	hash, err := HashPassword(next)
+	if err != nil {
+		return err
+	}
+	return c.Store.SetPassword(ctx, u.ID, hash, keepSession)
+}

@@ -232,3 +232,18 @@ func (db *DB) fillNickKeys(ctx context.Context) error {
 	}
 	return nil
 }
+
+// SetPassword replaces an account's password hash and ends its other sessions, in one transaction.
+func (db *DB) SetPassword(ctx context.Context, id int64, hash string, keepSession []byte) error {
+	return db.inTx(ctx, "user", func(tx *txn) error {
+		res, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = ? WHERE id = ?`, hash, id)
+		if err != nil {
+			return translate(err, "user")
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return club.Errorf(club.NotFound, "no such user")
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = ? AND token_hash != ?`, id, keepSession)
+		return translate(err, "session")
+	})
+}

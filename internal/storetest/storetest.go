@@ -75,6 +75,18 @@ func usersAndSessions(t *testing.T, s club.Store) {
 	must(t, s.DeleteSession(ctx, tok))
 	_, err = s.SessionUser(ctx, tok, now)
 	wantCode(t, err, club.Unauthorized)
+	// a new password ends every session but the one kept
+	must(t, s.CreateSession(ctx, []byte("keep"), u.ID, now.Add(time.Hour)))
+	must(t, s.CreateSession(ctx, []byte("drop"), u.ID, now.Add(time.Hour)))
+	must(t, s.SetPassword(ctx, u.ID, "new-hash", []byte("keep")))
+	if _, err := s.SessionUser(ctx, []byte("keep"), now); err != nil {
+		t.Errorf("the kept session ended: %v", err)
+	}
+	_, err = s.SessionUser(ctx, []byte("drop"), now)
+	wantCode(t, err, club.Unauthorized)
+	if got, _ := s.User(ctx, u.ID); got.PasswordHash != "new-hash" {
+		t.Errorf("hash %q", got.PasswordHash)
+	}
 }
 
 func players(t *testing.T, s club.Store) {

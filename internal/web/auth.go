@@ -38,6 +38,14 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	login := strings.TrimSpace(r.PostFormValue("login"))
 	pass := r.PostFormValue("password")
 	next := safeNext(r.PostFormValue("next"))
+	keys := loginKeys(r, login)
+	if s.throttle.blocked(keys, s.Now()) {
+		p := s.page(r)
+		p.Title = p.T("login.title")
+		w.WriteHeader(http.StatusTooManyRequests)
+		s.render(w, "login", loginView{Page: p, Next: next, Login: login, Error: p.T("login.throttled")})
+		return
+	}
 	u, err := s.Store.UserByLogin(r.Context(), login)
 	ok := false
 	if err == nil {
@@ -50,17 +58,58 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if !ok {
+		s.throttle.fail(keys, s.Now())
 		p := s.page(r)
 		p.Title = p.T("login.title")
 		w.WriteHeader(http.StatusUnauthorized)
 		s.render(w, "login", loginView{Page: p, Next: next, Login: login, Error: p.T("login.wrong")})
 		return
 	}
+	s.throttle.succeed(keys)
 	if err := s.startSession(w, r, u); err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+type passwordView struct {
+	Page
+	Error string
+	Done  bool
+}
+
+func (s *Server) passwordForm(w http.ResponseWriter, r *http.Request) {
+	p := s.page(r)
+	p.Title = p.T("password.title")
+	s.render(w, "password", passwordView{Page: p, Done: r.URL.Query().Get("done") == "1"})
+}
+
+// changePassword sets a new password after the current one; the account's other sessions end.
+func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
+	p := s.page(r)
+	p.Title = p.T("password.title")
+	refuse := func(code int, msg string) {
+		w.WriteHeader(code)
+		s.render(w, "password", passwordView{Page: p, Error: msg})
+	}
+	if r.PostFormValue("new") != r.PostFormValue("new2") {
+		refuse(http.StatusBadRequest, p.T("signup.mismatch"))
+		return
+	}
+	var keep []byte
+	if c, err := r.Cookie(sessionCookie); err == nil {
+		keep = hashToken(c.Value)
+	}
+	err := s.Club.ChangePassword(r.Context(), currentUser(r), r.PostFormValue("current"), r.PostFormValue("new"), keep)
+	switch club.ErrorCode(err) {
+	case "":
+		http.Redirect(w, r, "/me/password?done=1", http.StatusSeeOther)
+	case club.Invalid:
+		refuse(http.StatusBadRequest, s.errorText(p.Lang, err))
+	default:
+		s.fail(w, r, err)
+	}
 }
 
 // dummyHash is checked when the login does not exist, so that both failures take as long.

@@ -725,3 +725,41 @@ func TestSafeRedirects(t *testing.T) {
 		t.Errorf("a page of the site: %q", r.Header.Get("Location"))
 	}
 }
+
+func TestLoginThrottleAndPasswordChange(t *testing.T) {
+	h := newHarness(t)
+	clk := &clock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
+	h.site.Now = clk.now
+	c := h.user("olha", club.RoleMember)
+	other := h.login("olha", "password-olha") // a second session of the same account
+	for i := 0; i < 5; i++ {
+		if r := h.post(h.client(), "/login", url.Values{"login": {"olha"}, "password": {"guess"}}); r.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("attempt %d: %d", i+1, r.StatusCode)
+		}
+	}
+	// the sixth attempt is refused even with the right password, until ten minutes have passed
+	if r := h.post(h.client(), "/login", url.Values{"login": {"OLHA"}, "password": {"password-olha"}}); r.StatusCode != http.StatusTooManyRequests || !strings.Contains(errorOf(r.Body), "зачекайте десять хвилин") {
+		t.Errorf("after five failures: %d %q", r.StatusCode, errorOf(r.Body))
+	}
+	if r := h.post(h.client(), "/login", url.Values{"login": {"host"}, "password": {"demo-host"}}); r.StatusCode != http.StatusSeeOther {
+		t.Errorf("another login from the same address: %d", r.StatusCode)
+	}
+	clk.t = clk.t.Add(10 * time.Minute)
+	if r := h.post(h.client(), "/login", url.Values{"login": {"olha"}, "password": {"password-olha"}}); r.StatusCode != http.StatusSeeOther {
+		t.Errorf("ten minutes later: %d", r.StatusCode)
+	}
+	// the password changes only with the current one; the other sessions end, this one stays
+	if r := h.post(c, "/me/password", url.Values{"current": {"wrong-one"}, "new": {"brand-new-pass"}, "new2": {"brand-new-pass"}}); r.StatusCode != http.StatusBadRequest || !strings.Contains(errorOf(r.Body), "Поточний пароль неправильний") {
+		t.Errorf("a wrong current password: %d %q", r.StatusCode, errorOf(r.Body))
+	}
+	if r := h.post(c, "/me/password", url.Values{"current": {"password-olha"}, "new": {"brand-new-pass"}, "new2": {"brand-new-pass"}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("change: %d %s", r.StatusCode, errorOf(r.Body))
+	}
+	if r := h.get(c, "/me"); r.StatusCode != http.StatusOK {
+		t.Errorf("this session ended: %d", r.StatusCode)
+	}
+	if r := h.get(other, "/me"); r.StatusCode != http.StatusSeeOther {
+		t.Errorf("the other session goes on: %d", r.StatusCode)
+	}
+	h.login("olha", "brand-new-pass")
+}

@@ -52,6 +52,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /signup", s.signup)
 	mux.HandleFunc("GET /me", s.require(club.RoleMember, s.mePage))
 	mux.HandleFunc("GET /me/profile", s.require(club.RoleMember, s.profileForm))
+	mux.HandleFunc("GET /me/password", s.require(club.RoleMember, s.passwordForm))
+	mux.HandleFunc("POST /me/password", s.require(club.RoleMember, s.changePassword))
 	mux.HandleFunc("POST /me/profile", s.require(club.RoleMember, s.saveProfile))
 	mux.HandleFunc("GET /players/{id}/photo", s.playerPhoto)
 	mux.HandleFunc("POST /nights/{id}/register", s.require(club.RoleMember, s.nightRegister))

@@ -50,7 +50,8 @@ type Server struct {
 	Log     *slog.Logger
 	Live    *Hub
 
-	pages map[string]*template.Template
+	pages    map[string]*template.Template
+	throttle *throttle
 }
 
 // SessionTTL is how long a login lasts.
@@ -65,7 +66,7 @@ func New(store club.Store, zone *time.Location) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{Store: store, Catalog: cat, Zone: zone, Now: time.Now, Cookies: CookieSecureAuto,
-		Log: slog.Default(), Live: NewHub()}
+		Log: slog.Default(), Live: NewHub(), throttle: newThrottle()}
 	s.Games = &club.Games{Store: store, Now: func() time.Time { return s.Now() }, Zone: zone}
 	s.Club = &club.Club{Store: store, Now: func() time.Time { return s.Now() }, Zone: zone}
 	if err := s.parseTemplates(); err != nil {
@@ -288,6 +289,9 @@ func (s *Server) errorText(lang string, err error) string {
 	}
 	switch ce.Code {
 	case club.Invalid:
+		if errors.Is(err, club.ErrWrongPassword) {
+			return s.Catalog.T(lang, "password.wrong")
+		}
 		msg := ce.Message
 		if ce.Format != "" && s.Catalog.Has("msg:"+ce.Format) {
 			msg = s.Catalog.T(lang, "msg:"+ce.Format, ce.Args...)
