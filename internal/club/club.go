@@ -142,6 +142,9 @@ type Game struct {
 	HostName  string
 	NightID   int64  // the club night it was played at, 0 when none
 	Source    string // for an imported game, where it came from ("mafiaratings:4842"); unique
+	StageID   int64  // the tournament stage it belongs to, 0 when none
+	Round     int    // its round in the stage: the game's number at its table
+	TableNo   int    // its table in the stage, from 1
 	Version   int64  // raised by every change; an action carries the version it was made on
 	Events    int    // how many events the log has
 	Winner    string
@@ -171,6 +174,7 @@ type GameFilter struct {
 	Status   GameStatus // "" for all
 	HostID   int64      // 0 for all
 	NightID  int64      // 0 for all
+	StageID  int64      // 0 for all
 	PlayerID int64      // 0 for all: games with this player at the table
 	Rules    string     // "" for all
 	From, To time.Time  // zero for open
@@ -249,4 +253,6 @@ type Store interface {
 	Registrations(ctx context.Context, nightID int64) ([]Registration, error)
 	UserRegistrations(ctx context.Context, userID int64) ([]Registration, error)
 	Strikes(ctx context.Context, userID int64) ([]Strike, error)
+
+	TournamentStore
 }

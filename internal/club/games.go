@@ -3,6 +3,8 @@ package club
 import (
 	"bytes"
 	"context"
+	crand "crypto/rand"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"strconv"
@@ -61,6 +63,11 @@ func need(u *User, role Role) error {
 // Start creates a live game after checking the setup against the rule set: the player count, the role table and
 // the options.
 func (s *Games) Start(ctx context.Context, u *User, ng NewGame) (*Game, error) {
+	return s.start(ctx, u, ng, nil)
+}
+
+// start is Start with a hook that fills in more of the game (a tournament's slot) before it is stored.
+func (s *Games) start(ctx context.Context, u *User, ng NewGame, more func(*Game)) (*Game, error) {
 	if err := need(u, RoleHost); err != nil {
 		return nil, err
 	}
@@ -74,6 +81,9 @@ func (s *Games) Start(ctx context.Context, u *User, ng NewGame) (*Game, error) {
 	}
 	g := &Game{Rules: rec.Rules.ID, Options: rec.OptionJSON, Seats: ng.Seats, Rated: ng.Rated, Status: GameLive,
 		HostID: u.ID, CreatedAt: s.now(), NightID: ng.NightID}
+	if more != nil {
+		more(g)
+	}
 	if err := s.Store.CreateGame(ctx, g); err != nil {
 		return nil, err
 	}
@@ -352,4 +362,27 @@ func (s *Games) Import(ctx context.Context, u *User, rec *record.Record, source 
 		return nil, err
 	}
 	return g, nil
+}
+
+// DealRoles deals the rule set's role table for n players at random with crypto/rand.
+func DealRoles(rs *mafia.Rules, n int) ([]mafia.Role, error) {
+	comp, ok := rs.Composition(n)
+	if !ok {
+		return nil, Errorf(Invalid, "%s has no role table for %d players", rs.ID, n)
+	}
+	var roles []mafia.Role
+	for _, role := range []mafia.Role{mafia.Citizen, mafia.Sheriff, mafia.Mafia, mafia.Don} {
+		for k := 0; k < comp[role]; k++ {
+			roles = append(roles, role)
+		}
+	}
+	for i := len(roles) - 1; i > 0; i-- {
+		var b [8]byte
+		if _, err := crand.Read(b[:]); err != nil {
+			return nil, err
+		}
+		j := int(binary.LittleEndian.Uint64(b[:]) % uint64(i+1))
+		roles[i], roles[j] = roles[j], roles[i]
+	}
+	return roles, nil
 }

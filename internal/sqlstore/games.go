@@ -47,10 +47,18 @@ func createGame(ctx context.Context, tx *txn, g *club.Game) error {
 	if g.Source != "" {
 		source = g.Source
 	}
-	g.ID, err = tx.insert(ctx, `INSERT INTO games (rules, options, rated, status, host_id, created_at, night_id, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		g.Rules, string(opts), g.Rated, string(club.GameLive), g.HostID, ms(g.CreatedAt), night, source)
+	var stage, round, table any
+	if g.StageID != 0 {
+		stage, round, table = g.StageID, g.Round, g.TableNo
+	}
+	g.ID, err = tx.insert(ctx, `INSERT INTO games (rules, options, rated, status, host_id, created_at, night_id, source, stage_id, round_no, table_no)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.Rules, string(opts), g.Rated, string(club.GameLive), g.HostID, ms(g.CreatedAt), night, source, stage, round, table)
 	if err != nil {
 		if club.ErrorCode(translate(err, "game")) == club.Conflict {
+			if g.StageID != 0 {
+				return club.Errorf(club.Conflict, "the game of round %d at table %d exists already", g.Round, g.TableNo)
+			}
 			return club.Errorf(club.Conflict, "the game %s was imported already", g.Source)
 		}
 		return translate(err, "game")
@@ -69,13 +77,13 @@ func createGame(ctx context.Context, tx *txn, g *club.Game) error {
 	return nil
 }
 
-const gameCols = `g.id, g.rules, g.options, g.rated, g.status, g.host_id, u.name, g.version, g.events, g.winner, g.created_at, COALESCE(g.saved_at, 0), COALESCE(g.night_id, 0), COALESCE(g.source, '')`
+const gameCols = `g.id, g.rules, g.options, g.rated, g.status, g.host_id, u.name, g.version, g.events, g.winner, g.created_at, COALESCE(g.saved_at, 0), COALESCE(g.night_id, 0), COALESCE(g.source, ''), COALESCE(g.stage_id, 0), COALESCE(g.round_no, 0), COALESCE(g.table_no, 0)`
 
 func scanGame(row interface{ Scan(...any) error }) (*club.Game, error) {
 	var g club.Game
 	var opts, status string
 	var created, saved int64
-	if err := row.Scan(&g.ID, &g.Rules, &opts, &g.Rated, &status, &g.HostID, &g.HostName, &g.Version, &g.Events, &g.Winner, &created, &saved, &g.NightID, &g.Source); err != nil {
+	if err := row.Scan(&g.ID, &g.Rules, &opts, &g.Rated, &status, &g.HostID, &g.HostName, &g.Version, &g.Events, &g.Winner, &created, &saved, &g.NightID, &g.Source, &g.StageID, &g.Round, &g.TableNo); err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal([]byte(opts), &g.Options); err != nil {
@@ -124,6 +132,10 @@ func (db *DB) Games(ctx context.Context, f club.GameFilter) ([]club.Game, error)
 	if f.NightID != 0 {
 		q += ` AND g.night_id = ?`
 		args = append(args, f.NightID)
+	}
+	if f.StageID != 0 {
+		q += ` AND g.stage_id = ?`
+		args = append(args, f.StageID)
 	}
 	if f.PlayerID != 0 {
 		q += ` AND EXISTS (SELECT 1 FROM game_seats s WHERE s.game_id = g.id AND s.player_id = ?)`

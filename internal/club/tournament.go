@@ -1,0 +1,99 @@
+package club
+
+import (
+	"context"
+	"time"
+)
+
+// Tournament is a tournament: its rule set (fiim-xcraft by default), its chief judge and the seed of its lot
+// (seed 002 §T6.2.4: the lot is drawn from it, so it can be repeated).
+type Tournament struct {
+	ID         int64
+	Name       string
+	StartsOn   string // YYYY-MM-DD in the club's time zone
+	EndsOn     string
+	Place      string
+	Rules      string
+	ChiefJudge int64
+	ChiefName  string
+	CreatedBy  int64
+	LotSeed    int64
+	CreatedAt  time.Time
+}
+
+// Participant is a player of a tournament: a club player (PlayerID) or a guest; self-registrations wait for the
+// organiser's approval.
+type Participant struct {
+	ID           int64
+	TournamentID int64
+	PlayerID     int64
+	Name         string
+	Approved     bool
+}
+
+// Stage is a part of a tournament (qualifying rounds, a final) with its seating: Schedule[round][table][seat] is
+// a participant's id, seats in order.
+type Stage struct {
+	ID           int64
+	TournamentID int64
+	Name         string
+	Rounds       int
+	PerTable     int
+	Seed         int64
+	Schedule     [][][]int64
+	CreatedAt    time.Time
+}
+
+// Tables is the number of tables of the stage.
+func (s Stage) Tables() int {
+	if len(s.Schedule) == 0 {
+		return 0
+	}
+	return len(s.Schedule[0])
+}
+
+// TableJudge is the judge (host) of one table of a stage.
+type TableJudge struct {
+	StageID int64
+	Table   int
+	UserID  int64
+	Name    string
+}
+
+// StoredProtest is a protest as stored, with the chief judge's decision once made (§T6.3).
+type StoredProtest struct {
+	ID            int64
+	GameID        int64
+	ParticipantID int64
+	Name          string
+	Matter        string
+	Text          string
+	At            time.Time
+	Decided       bool
+	DecidedBy     int64
+	DecidedByName string
+	DecidedAt     time.Time
+	Upheld        bool
+	Reason        string
+}
+
+// TournamentStore is the storage of tournaments, part of the Store contract.
+type TournamentStore interface {
+	CreateTournament(ctx context.Context, t *Tournament) error
+	Tournament(ctx context.Context, id int64) (*Tournament, error)
+	Tournaments(ctx context.Context) ([]Tournament, error)
+	AddParticipant(ctx context.Context, p *Participant) error
+	Participants(ctx context.Context, tournamentID int64) ([]Participant, error)
+	ApproveParticipant(ctx context.Context, id int64) error
+	CreateStage(ctx context.Context, s *Stage) error
+	Stage(ctx context.Context, id int64) (*Stage, error)
+	Stages(ctx context.Context, tournamentID int64) ([]Stage, error)
+	SetSchedule(ctx context.Context, stageID int64, schedule [][][]int64) error
+	SetTableJudge(ctx context.Context, stageID int64, table int, userID int64) error
+	TableJudges(ctx context.Context, stageID int64) ([]TableJudge, error)
+	FileProtest(ctx context.Context, p *StoredProtest) error
+	Protests(ctx context.Context, gameID int64) ([]StoredProtest, error)
+	DecideProtest(ctx context.Context, p *StoredProtest) error
+	ApproveExtra(ctx context.Context, gameID int64, seat int, by int64, at time.Time) error
+	ExtraApproved(ctx context.Context, gameID int64, seat int) (bool, error)
+}
