@@ -392,7 +392,7 @@ func (s *Tournaments) FileProtest(ctx context.Context, u *User, gameID int64, ma
 	}
 	p, err := tourney.File(gameID, me, ids, gameEnd(st), s.now(), matter, text, prior)
 	if err != nil {
-		return nil, Errorf(Invalid, "%s", err.Error())
+		return nil, protestError(err)
 	}
 	sp := &StoredProtest{GameID: gameID, ParticipantID: me, Matter: p.Matter, Text: p.Text, At: p.At}
 	return sp, s.Store.FileProtest(ctx, sp)
@@ -424,7 +424,7 @@ func (s *Tournaments) DecideProtest(ctx context.Context, u *User, gameID, protes
 			if err == tourney.ErrNotChiefJudge {
 				return Errorf(Forbidden, "only the chief judge decides protests")
 			}
-			return Errorf(Invalid, "%s", err.Error())
+			return protestError(err)
 		}
 		p := list[i]
 		p.DecidedBy, p.DecidedAt, p.Upheld, p.Reason = u.ID, tp.DecidedAt, tp.Upheld, tp.Reason
@@ -510,4 +510,27 @@ func (s *Tournaments) tournamentGame(ctx context.Context, gameID int64) (*State,
 		return nil, nil, err
 	}
 	return st, stage, nil
+}
+
+// protestError says a refused protest or decision in words the catalogues translate.
+func protestError(err error) error {
+	switch err {
+	case tourney.ErrNotAPlayer:
+		return Errorf(Invalid, "only a player of the game may protest")
+	case tourney.ErrProtestTooLate:
+		return Errorf(Invalid, "the ten minutes after the game's end are over")
+	case tourney.ErrGameNotOver:
+		return Errorf(Invalid, "the game is not over yet")
+	case tourney.ErrAlreadyProtests:
+		return Errorf(Invalid, "this player has already protested this game")
+	case tourney.ErrMatterDecided:
+		return Errorf(Invalid, "this matter is decided, and the decision is final")
+	case tourney.ErrDecided:
+		return Errorf(Invalid, "the protest is decided, and the decision is final")
+	case tourney.ErrNoReason:
+		return Errorf(Invalid, "a decision needs its written reason")
+	case tourney.ErrNoMatter:
+		return Errorf(Invalid, "say what the protest is about")
+	}
+	return err
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"mafiaclub/internal/club"
+	"mafiaclub/internal/tourney"
 	"mafiaclub/mafia"
 )
 
@@ -48,14 +49,21 @@ type protoDay struct {
 
 type recordView struct {
 	Page
-	Game      *club.Game
-	Night     *club.ClubNight
-	RulesName string
-	Winner    string
-	Seats     []protoSeat
-	Days      []protoDay
-	BestMove  string
-	Chrono    []chronoLine
+	Tournament  *club.Tournament
+	Stage       *club.Stage
+	Protests    []club.StoredProtest
+	CanProtest  bool
+	ProtestLeft string
+	IsChief     bool
+	Reasons     []string // the reasons of extra points and penalties (§P7.9)
+	Game        *club.Game
+	Night       *club.ClubNight
+	RulesName   string
+	Winner      string
+	Seats       []protoSeat
+	Days        []protoDay
+	BestMove    string
+	Chrono      []chronoLine
 }
 
 // recordPage is the public page of a saved game, and with ?view=protocol its one-page protocol (seed 002 §P7).
@@ -125,6 +133,21 @@ func (s *Server) recordPage(w http.ResponseWriter, r *http.Request) {
 		v.Seats = append(v.Seats, ps)
 	}
 	v.Chrono = s.chronology(p, st)
+	for _, e := range st.Record.Events {
+		if e.Type == mafia.EvAdjust || e.Type == mafia.EvDisqualify || e.Type == mafia.EvTeamLoss {
+			line := fmt.Sprintf("#%d %s", e.Seat, s.describe(p, e, ""))
+			if e.Reason != "" {
+				line += " — " + e.Reason
+			}
+			v.Reasons = append(v.Reasons, line)
+		}
+	}
+	if st.Game.StageID != 0 {
+		if err := s.tournamentRecord(r, &v, st); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	}
 	if r.URL.Query().Get("view") == "protocol" {
 		s.render(w, "protocol", v)
 		return
@@ -411,4 +434,40 @@ func (s *Server) apiNights(w http.ResponseWriter, r *http.Request) {
 		out = append(out, jn{n.ID, n.StartsAt.In(s.Zone).Format(time.RFC3339), n.Place, n.Tables, n.PerTable, n.Main, n.MainSize(), n.Reserve})
 	}
 	writeJSON(w, out)
+}
+
+// tournamentRecord adds a tournament game's fields: its tournament and stage, the protests with their decisions,
+// and whether the viewer may still protest (a player of the game, within ten minutes of its end).
+func (s *Server) tournamentRecord(r *http.Request, v *recordView, st *club.State) error {
+	ctx := r.Context()
+	stage, err := s.Store.Stage(ctx, st.Game.StageID)
+	if err != nil {
+		return err
+	}
+	t, err := s.Store.Tournament(ctx, stage.TournamentID)
+	if err != nil {
+		return err
+	}
+	v.Tournament, v.Stage = t, stage
+	if v.Protests, err = s.Store.Protests(ctx, st.Game.ID); err != nil {
+		return err
+	}
+	u := v.User
+	v.IsChief = u != nil && u.ID == t.ChiefJudge
+	if u == nil || u.PlayerID == 0 {
+		return nil
+	}
+	left := s.Tours.GameEnd(st).Add(tourney.ProtestWindow).Sub(s.Now())
+	if left <= 0 {
+		return nil
+	}
+	player := false
+	for _, seat := range st.Game.Seats {
+		player = player || seat.PlayerID == u.PlayerID
+	}
+	if player {
+		v.CanProtest = true
+		v.ProtestLeft = fmt.Sprintf("%d:%02d", int(left.Minutes()), int(left.Seconds())%60)
+	}
+	return nil
 }

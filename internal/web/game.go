@@ -113,6 +113,10 @@ func (s *Server) gameAct(w http.ResponseWriter, r *http.Request) {
 		s.renderGame(w, r, http.StatusBadRequest, st, s.errorText(s.page(r).Lang, err))
 		return
 	}
+	if err := s.Tours.CheckExtras(r.Context(), u, st, events); err != nil {
+		s.afterChange(w, r, st, version)(st, err)
+		return
+	}
 	s.afterChange(w, r, st, version)(s.Games.ActOn(r.Context(), u, st, version, events))
 }
 
@@ -129,7 +133,7 @@ func (s *Server) afterChange(w http.ResponseWriter, r *http.Request, old *club.S
 			st = old
 		}
 		switch club.ErrorCode(err) {
-		case club.Rejected, club.Conflict, club.Closed, club.Invalid:
+		case club.Rejected, club.Conflict, club.Closed, club.Invalid, club.Forbidden:
 			s.renderGame(w, r, status(club.ErrorCode(err)), st, s.errorText(s.page(r).Lang, err))
 		default:
 			s.fail(w, r, err)
@@ -300,4 +304,18 @@ func eventsFromForm(r *http.Request, st *club.State) ([]record.Event, error) {
 		return nil, club.Errorf(club.Invalid, "give the reason")
 	}
 	return []record.Event{e}, nil
+}
+
+// approveExtra records the chief judge's agreement to a winner's 0.6 or 0.7 (§T6.1.3).
+func (s *Server) approveExtra(w http.ResponseWriter, r *http.Request) {
+	id, err := gameID(r)
+	if err == nil {
+		seat, _ := strconv.Atoi(r.PostFormValue("seat"))
+		err = s.Tours.ApproveExtra(r.Context(), currentUser(r), id, seat)
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, fmt.Sprintf("/games/%d", id), http.StatusSeeOther)
 }

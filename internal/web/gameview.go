@@ -86,6 +86,7 @@ type gameView struct {
 	Audit      []string
 	LastEvent  string
 	HasPoints  bool
+	IsChief    bool   // the viewer is the chief judge of this tournament game
 	Morning    string // the morning's announcement
 	// WarningsMatter: warnings are the discipline scale (home-ua), so each seat gets a warning button.
 	WarningsMatter bool
@@ -236,6 +237,13 @@ func (s *Server) renderGame(w http.ResponseWriter, r *http.Request, code int, st
 		v.Adjust = []string{"0.1", "0.3", "0.5", "-0.1", "-0.3", "-0.5"} // 000 L198
 	case mafia.PointsXCraft:
 		v.FreeAdjust = true
+	}
+	if st.Game.StageID != 0 && p.User != nil {
+		if stage, err := s.Store.Stage(r.Context(), st.Game.StageID); err == nil {
+			if t, err := s.Store.Tournament(r.Context(), stage.TournamentID); err == nil {
+				v.IsChief = t.ChiefJudge == p.User.ID
+			}
+		}
 	}
 	v.Chrono = s.chronology(p, st)
 	if len(st.Log) > 0 {

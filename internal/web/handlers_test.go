@@ -615,7 +615,7 @@ func TestDomainMessagesTranslated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	re := regexp.MustCompile(`Errorf\((?:club\.)?Invalid, "((?:[^"\\]|\\.)*)"`)
+	re := regexp.MustCompile(`Errorf\((?:club\.)?(?:Invalid|Forbidden), "((?:[^"\\]|\\.)*)"`)
 	files, _ := filepath.Glob("../*/*.go")
 	more, _ := filepath.Glob("*.go")
 	n := 0

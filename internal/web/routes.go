@@ -66,6 +66,16 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /admin/members/{id}", s.require(club.RoleAdmin, s.changeMember))
 	mux.HandleFunc("POST /admin/link-guest", s.require(club.RoleAdmin, s.linkGuest))
 	mux.HandleFunc("GET /admin/import", s.require(club.RoleAdmin, s.importForm))
+
+	// tournaments: public pages; the organiser (admin), the chief judge and the table judges act
+	mux.HandleFunc("GET /tournaments", s.tournamentsPage)
+	mux.HandleFunc("POST /tournaments", s.require(club.RoleAdmin, s.createTournament))
+	mux.HandleFunc("GET /tournaments/{id}", s.tournamentPage)
+	mux.HandleFunc("GET /tournaments/{id}/standings.csv", s.tournamentCSV)
+	mux.HandleFunc("POST /tournaments/{id}/{action}", s.require(club.RoleMember, s.tournamentAction))
+	mux.HandleFunc("POST /history/{id}/protests", s.require(club.RoleMember, s.fileProtest))
+	mux.HandleFunc("POST /history/{id}/protests/{pid}", s.require(club.RoleHost, s.decideProtest))
+	mux.HandleFunc("POST /games/{id}/approve-extra", s.require(club.RoleHost, s.approveExtra))
 	mux.HandleFunc("POST /admin/import", s.require(club.RoleAdmin, s.importGames))
 }
 

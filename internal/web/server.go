@@ -43,6 +43,7 @@ type Server struct {
 	Store   club.Store
 	Games   *club.Games
 	Club    *club.Club
+	Tours   *club.Tournaments
 	Catalog Catalog
 	Zone    *time.Location
 	Now     func() time.Time
@@ -69,6 +70,7 @@ func New(store club.Store, zone *time.Location) (*Server, error) {
 		Log: slog.Default(), Live: NewHub(), throttle: newThrottle()}
 	s.Games = &club.Games{Store: store, Now: func() time.Time { return s.Now() }, Zone: zone}
 	s.Club = &club.Club{Store: store, Now: func() time.Time { return s.Now() }, Zone: zone}
+	s.Tours = &club.Tournaments{Store: store, Games: s.Games, Now: func() time.Time { return s.Now() }}
 	if err := s.parseTemplates(); err != nil {
 		return nil, err
 	}
@@ -307,6 +309,8 @@ func (s *Server) errorText(lang string, err error) string {
 			return s.Catalog.T(lang, "nights.pending")
 		case errors.Is(err, club.ErrExcluded):
 			return s.Catalog.T(lang, "nights.excluded")
+		case ce.Format != "" && s.Catalog.Has("msg:"+ce.Format):
+			return s.Catalog.T(lang, "msg:"+ce.Format, ce.Args...)
 		}
 	case club.Internal:
 		return s.Catalog.T(lang, "error.internal")
