@@ -432,3 +432,72 @@ func importAtomic(t *testing.T, s club.Store) {
 		t.Errorf("%d games after two failed imports, want 1", len(all))
 	}
 }
+
+func init() {
+	extra = append(extra, struct {
+		name string
+		f    func(*testing.T, club.Store)
+	}{"tournaments", tournaments})
+}
+
+// tournaments: participants, a stage's schedule, judges, games in their slots (one game per slot), protests
+// decided once, approvals.
+func tournaments(t *testing.T, s club.Store) {
+	ctx := context.Background()
+	chief := NewHost(t, s, "chief")
+	tour := &club.Tournament{Name: "Cup", StartsOn: "2027-03-13", EndsOn: "2027-03-14", Place: "Hall", Rules: "fiim-xcraft",
+		ChiefJudge: chief.ID, CreatedBy: chief.ID, LotSeed: 42}
+	must(t, s.CreateTournament(ctx, tour))
+	got, err := s.Tournament(ctx, tour.ID)
+	must(t, err)
+	if got.Name != "Cup" || got.ChiefName != "chief" || got.LotSeed != 42 {
+		t.Errorf("tournament: %+v", got)
+	}
+	var ids []int64
+	for i := 0; i < 10; i++ {
+		p := &club.Participant{TournamentID: tour.ID, Name: fmt.Sprintf("P%d", i), Approved: i != 9}
+		must(t, s.AddParticipant(ctx, p))
+		ids = append(ids, p.ID)
+	}
+	wantCode(t, s.AddParticipant(ctx, &club.Participant{TournamentID: tour.ID, Name: "P1"}), club.Conflict)
+	must(t, s.ApproveParticipant(ctx, ids[9]))
+	parts, _ := s.Participants(ctx, tour.ID)
+	if len(parts) != 10 || !parts[9].Approved {
+		t.Errorf("participants: %+v", parts)
+	}
+	stage := &club.Stage{TournamentID: tour.ID, Name: "Q", Rounds: 1, PerTable: 10, Seed: 7, Schedule: [][][]int64{{ids}}}
+	must(t, s.CreateStage(ctx, stage))
+	swapped := [][][]int64{{append([]int64{ids[1], ids[0]}, ids[2:]...)}}
+	must(t, s.SetSchedule(ctx, stage.ID, swapped))
+	back, _ := s.Stage(ctx, stage.ID)
+	if back.Tables() != 1 || back.Schedule[0][0][0] != ids[1] {
+		t.Errorf("schedule: %+v", back.Schedule)
+	}
+	must(t, s.SetTableJudge(ctx, stage.ID, 1, chief.ID))
+	must(t, s.SetTableJudge(ctx, stage.ID, 1, chief.ID))
+	if js, _ := s.TableJudges(ctx, stage.ID); len(js) != 1 || js[0].Name != "chief" {
+		t.Errorf("judges: %+v", js)
+	}
+	g := &club.Game{Rules: "fiim-xcraft", Seats: tenSeats(), HostID: chief.ID, StageID: stage.ID, Round: 1, TableNo: 1}
+	must(t, s.CreateGame(ctx, g))
+	wantCode(t, s.CreateGame(ctx, &club.Game{Rules: "fiim-xcraft", Seats: tenSeats(), HostID: chief.ID, StageID: stage.ID, Round: 1, TableNo: 1}), club.Conflict)
+	if list, _ := s.Games(ctx, club.GameFilter{StageID: stage.ID}); len(list) != 1 || list[0].Round != 1 || list[0].TableNo != 1 {
+		t.Errorf("stage games: %+v", list)
+	}
+	p := &club.StoredProtest{GameID: g.ID, ParticipantID: ids[0], Matter: "result", Text: "x", At: time.Now()}
+	must(t, s.FileProtest(ctx, p))
+	p.DecidedBy, p.DecidedAt, p.Reason = chief.ID, time.Now(), "no"
+	must(t, s.DecideProtest(ctx, p))
+	wantCode(t, s.DecideProtest(ctx, p), club.Conflict)
+	if list, _ := s.Protests(ctx, g.ID); len(list) != 1 || !list[0].Decided || list[0].DecidedByName != "chief" || list[0].Name != "P0" {
+		t.Errorf("protests: %+v", list)
+	}
+	if ok, _ := s.ExtraApproved(ctx, g.ID, 3); ok {
+		t.Error("approved before the approval")
+	}
+	must(t, s.ApproveExtra(ctx, g.ID, 3, chief.ID, time.Now()))
+	must(t, s.ApproveExtra(ctx, g.ID, 3, chief.ID, time.Now()))
+	if ok, _ := s.ExtraApproved(ctx, g.ID, 3); !ok {
+		t.Error("the approval is lost")
+	}
+}
