@@ -115,7 +115,10 @@ func (s *Tournaments) Approve(ctx context.Context, admin *User, participantID in
 
 // AddStage seats the approved participants for rounds rounds with the seating generator (seat numbers and
 // meetings balanced; reproducible from the seed it records).
-func (s *Tournaments) AddStage(ctx context.Context, admin *User, tournamentID int64, name string, rounds int) (*Stage, *seating.Quality, error) {
+//
+// top, when not 0, seats only the first top players of the standings so far (a final); apart lists pairs of
+// participants' names that never sit at one table (the organiser's conflicts).
+func (s *Tournaments) AddStage(ctx context.Context, admin *User, tournamentID int64, name string, rounds, top int, apart [][2]string) (*Stage, *seating.Quality, error) {
 	if err := need(admin, RoleAdmin); err != nil {
 		return nil, nil, err
 	}
@@ -138,6 +141,36 @@ func (s *Tournaments) AddStage(ctx context.Context, admin *User, tournamentID in
 			ids = append(ids, p.ID)
 		}
 	}
+	if top > 0 {
+		lines, _, err := s.Standings(ctx, tournamentID, "")
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(lines) < top {
+			return nil, nil, Errorf(Invalid, "only %d players have results; a final of %d needs more", len(lines), top)
+		}
+		ids = ids[:0]
+		for _, l := range lines[:top] {
+			ids = append(ids, l.Participant)
+		}
+	}
+	index := map[string]int{}
+	for i, id := range ids {
+		for _, p := range all {
+			if p.ID == id {
+				index[strings.ToLower(p.Name)] = i
+			}
+		}
+	}
+	var pairs [][2]int
+	for _, pair := range apart {
+		a, okA := index[strings.ToLower(strings.TrimSpace(pair[0]))]
+		b, okB := index[strings.ToLower(strings.TrimSpace(pair[1]))]
+		if !okA || !okB {
+			return nil, nil, Errorf(Invalid, "%s and %s: both must play in this stage", pair[0], pair[1])
+		}
+		pairs = append(pairs, [2]int{a, b})
+	}
 	if len(ids) == 0 || len(ids)%per != 0 {
 		return nil, nil, Errorf(Invalid, "%d approved players do not fill tables of %d", len(ids), per)
 	}
@@ -145,7 +178,7 @@ func (s *Tournaments) AddStage(ctx context.Context, admin *User, tournamentID in
 		return nil, nil, Errorf(Invalid, "1 to 30 rounds")
 	}
 	seed := randomSeed()
-	sched, err := seating.Generate(seating.Params{Players: len(ids), PerTable: per, Rounds: rounds, Seed: uint64(seed)})
+	sched, err := seating.Generate(seating.Params{Players: len(ids), PerTable: per, Rounds: rounds, Seed: uint64(seed), Apart: pairs})
 	if err != nil {
 		return nil, nil, Errorf(Invalid, "the seating: %v", err)
 	}

@@ -159,6 +159,19 @@ func TestTournamentFlow(t *testing.T) {
 	if lines := strings.Count(csv, "\n"); lines != 11 {
 		t.Errorf("csv: %d lines, want a header and 10 players", lines)
 	}
+	// a final of the top ten; two players kept apart cannot both sit at the only table
+	if r := h.post(admin, tour+"/stages", url.Values{"name": {"Final"}, "rounds": {"1"}, "top": {"10"}, "apart": {"Joker-Dana"}}); r.StatusCode != http.StatusBadRequest {
+		t.Errorf("pairs kept apart at one table: %d", r.StatusCode)
+	}
+	if r := h.post(admin, tour+"/stages", url.Values{"name": {"Final"}, "rounds": {"1"}, "top": {"20"}}); r.StatusCode != http.StatusBadRequest {
+		t.Errorf("a final of more players than have results: %d", r.StatusCode)
+	}
+	if r := h.post(admin, tour+"/stages", url.Values{"name": {"Final"}, "rounds": {"1"}, "top": {"10"}}); r.StatusCode != http.StatusSeeOther {
+		t.Errorf("the final: %d %s", r.StatusCode, errorOf(r.Body))
+	}
+	if stages, _ := h.store.Stages(context.Background(), mustID(t, tour)); len(stages) != 2 || stages[1].Name != "Final" {
+		t.Errorf("stages: %d", len(stages))
+	}
 }
 
 func mustID(t *testing.T, path string) int64 {

@@ -287,7 +287,17 @@ func (s *Server) tournamentAction(w http.ResponseWriter, r *http.Request) {
 	case "approve":
 		err = s.Tours.Approve(ctx, u, num("participant"))
 	case "stages":
-		_, _, err = s.Tours.AddStage(ctx, u, id, r.PostFormValue("name"), int(num("rounds")))
+		var apart [][2]string
+		for _, pair := range strings.Split(r.PostFormValue("apart"), ",") {
+			if a, b, ok := strings.Cut(pair, "-"); ok {
+				apart = append(apart, [2]string{a, b})
+			} else if strings.TrimSpace(pair) != "" {
+				err = club.Errorf(club.Invalid, "pairs to keep apart: like Joker-Dana, Emil-Iris")
+			}
+		}
+		if err == nil {
+			_, _, err = s.Tours.AddStage(ctx, u, id, r.PostFormValue("name"), int(num("rounds")), int(num("top")), apart)
+		}
 	case "judge":
 		err = s.Tours.SetJudge(ctx, u, num("stage"), int(num("table")), num("user"))
 	case "swap":
