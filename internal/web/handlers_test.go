@@ -196,8 +196,8 @@ func TestLoginAndSessionCookie(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/games" {
-		t.Errorf("login: %d to %q, want 303 to /games (never off-site)", resp.StatusCode, resp.Header.Get("Location"))
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" {
+		t.Errorf("login: %d to %q, want 303 to / (never off-site)", resp.StatusCode, resp.Header.Get("Location"))
 	}
 	var sc *http.Cookie
 	for _, ck := range resp.Cookies() {
@@ -762,4 +762,19 @@ func TestLoginThrottleAndPasswordChange(t *testing.T) {
 		t.Errorf("the other session goes on: %d", r.StatusCode)
 	}
 	h.login("olha", "brand-new-pass")
+}
+
+func TestLoginLandsOnTheRolesPage(t *testing.T) {
+	h := newHarness(t)
+	for login, want := range map[string]string{"host": "/games", "member9": "/me"} {
+		var c *http.Client
+		if login == "host" {
+			c = h.login("host", "demo-host")
+		} else {
+			c = h.user(login, club.RoleMember)
+		}
+		if r := h.get(c, "/"); r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != want {
+			t.Errorf("%s: home sends to %q, want %q", login, r.Header.Get("Location"), want)
+		}
+	}
 }

@@ -86,12 +86,12 @@ func urlQueryEscape(s string) string { return url.QueryEscape(s) }
 func safeNext(next string) string {
 	for _, c := range next {
 		if c < 0x20 || c == 0x7f || c == '\\' {
-			return "/games"
+			return "/"
 		}
 	}
 	u, err := url.Parse(next)
 	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") {
-		return "/games"
+		return "/" // the home page sends each role to its own page
 	}
 	return next
 }
