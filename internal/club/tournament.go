@@ -41,6 +41,8 @@ type Stage struct {
 	PerTable     int
 	Seed         int64
 	Schedule     [][][]int64
+	Players      []int64    // the participants in the order the generator got them
+	Apart        [][2]int64 // the pairs of participants kept apart
 	CreatedAt    time.Time
 }
 
@@ -88,7 +90,7 @@ type TournamentStore interface {
 	CreateStage(ctx context.Context, s *Stage) error
 	Stage(ctx context.Context, id int64) (*Stage, error)
 	Stages(ctx context.Context, tournamentID int64) ([]Stage, error)
-	SetSchedule(ctx context.Context, stageID int64, schedule [][][]int64) error
+	SetSchedule(ctx context.Context, stageID int64, seed int64, schedule [][][]int64) error
 	SetTableJudge(ctx context.Context, stageID int64, table int, userID int64) error
 	TableJudges(ctx context.Context, stageID int64) ([]TableJudge, error)
 	FileProtest(ctx context.Context, p *StoredProtest) error

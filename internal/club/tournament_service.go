@@ -178,16 +178,39 @@ func (s *Tournaments) AddStage(ctx context.Context, admin *User, tournamentID in
 		return nil, nil, Errorf(Invalid, "1 to 30 rounds")
 	}
 	seed := randomSeed()
-	sched, err := seating.Generate(seating.Params{Players: len(ids), PerTable: per, Rounds: rounds, Seed: uint64(seed), Apart: pairs})
-	if err != nil {
-		return nil, nil, Errorf(Invalid, "the seating: %v", err)
-	}
 	st := &Stage{TournamentID: tournamentID, Name: strings.TrimSpace(name), Rounds: rounds, PerTable: per, Seed: seed}
 	if st.Name == "" {
 		st.Name = "1"
 	}
-	tables := len(ids) / per
-	for r := 0; r < rounds; r++ {
+	st.Players = ids
+	for _, pr := range pairs {
+		st.Apart = append(st.Apart, [2]int64{ids[pr[0]], ids[pr[1]]})
+	}
+	q, err := seat(st)
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, q, s.Store.CreateStage(ctx, st)
+}
+
+// seat fills a stage's schedule from its seed, players and pairs kept apart.
+func seat(st *Stage) (*seating.Quality, error) {
+	ids := st.Players
+	index := map[int64]int{}
+	for i, id := range ids {
+		index[id] = i
+	}
+	var pairs [][2]int
+	for _, pr := range st.Apart {
+		pairs = append(pairs, [2]int{index[pr[0]], index[pr[1]]})
+	}
+	sched, err := seating.Generate(seating.Params{Players: len(ids), PerTable: st.PerTable, Rounds: st.Rounds, Seed: uint64(st.Seed), Apart: pairs})
+	if err != nil {
+		return nil, Errorf(Invalid, "the seating: %v", err)
+	}
+	st.Schedule = nil
+	tables := len(ids) / st.PerTable
+	for r := 0; r < st.Rounds; r++ {
 		var round [][]int64
 		for tb := 0; tb < tables; tb++ {
 			var seats []int64
@@ -199,7 +222,31 @@ func (s *Tournaments) AddStage(ctx context.Context, admin *User, tournamentID in
 		st.Schedule = append(st.Schedule, round)
 	}
 	q := sched.Quality()
-	return st, &q, s.Store.CreateStage(ctx, st)
+	return &q, nil
+}
+
+// Reseat seats a stage that has not begun again from seed: the same seed, players and pairs give the same
+// schedule, so a recorded seed reproduces it.
+func (s *Tournaments) Reseat(ctx context.Context, admin *User, stageID, seed int64) error {
+	if err := need(admin, RoleAdmin); err != nil {
+		return err
+	}
+	st, err := s.Store.Stage(ctx, stageID)
+	if err != nil {
+		return err
+	}
+	games, err := s.Store.Games(ctx, GameFilter{StageID: stageID, Limit: 1})
+	if err != nil {
+		return err
+	}
+	if len(games) > 0 {
+		return Errorf(Invalid, "the stage has begun")
+	}
+	st.Seed = seed
+	if _, err := seat(st); err != nil {
+		return err
+	}
+	return s.Store.SetSchedule(ctx, stageID, seed, st.Schedule)
 }
 
 // Swap exchanges two participants' places in one round of a stage, as the organiser decides.
@@ -238,7 +285,7 @@ func (s *Tournaments) Swap(ctx context.Context, admin *User, stageID int64, roun
 		}
 	}
 	*pa, *pb = b, a
-	return s.Store.SetSchedule(ctx, stageID, st.Schedule)
+	return s.Store.SetSchedule(ctx, stageID, st.Seed, st.Schedule)
 }
 
 // SetJudge names the judge of a table of a stage.

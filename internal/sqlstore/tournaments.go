@@ -115,8 +115,11 @@ func (db *DB) CreateStage(ctx context.Context, s *club.Stage) error {
 	if s.CreatedAt.IsZero() {
 		s.CreatedAt = time.Now()
 	}
-	id, err := db.w.insert(ctx, `INSERT INTO tournament_stages (tournament_id, name, rounds, per_table, seed, schedule, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		s.TournamentID, s.Name, s.Rounds, s.PerTable, s.Seed, string(sched), ms(s.CreatedAt))
+	players, _ := json.Marshal(s.Players)
+	apart, _ := json.Marshal(s.Apart)
+	id, err := db.w.insert(ctx, `INSERT INTO tournament_stages (tournament_id, name, rounds, per_table, seed, schedule, players, apart, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		s.TournamentID, s.Name, s.Rounds, s.PerTable, s.Seed, string(sched), string(players), string(apart), ms(s.CreatedAt))
 	if err != nil {
 		return translate(err, "stage")
 	}
@@ -126,19 +129,24 @@ func (db *DB) CreateStage(ctx context.Context, s *club.Stage) error {
 
 func scanStage(row interface{ Scan(...any) error }) (*club.Stage, error) {
 	var s club.Stage
-	var sched string
+	var sched, players, apart string
 	var created int64
-	if err := row.Scan(&s.ID, &s.TournamentID, &s.Name, &s.Rounds, &s.PerTable, &s.Seed, &sched, &created); err != nil {
+	if err := row.Scan(&s.ID, &s.TournamentID, &s.Name, &s.Rounds, &s.PerTable, &s.Seed, &sched, &players, &apart, &created); err != nil {
 		return nil, err
 	}
-	if err := json.Unmarshal([]byte(sched), &s.Schedule); err != nil {
-		return nil, err
+	for _, f := range []struct {
+		text string
+		dst  any
+	}{{sched, &s.Schedule}, {players, &s.Players}, {apart, &s.Apart}} {
+		if err := json.Unmarshal([]byte(f.text), f.dst); err != nil {
+			return nil, err
+		}
 	}
 	s.CreatedAt = fromMS(created)
 	return &s, nil
 }
 
-const stageCols = `id, tournament_id, name, rounds, per_table, seed, schedule, created_at`
+const stageCols = `id, tournament_id, name, rounds, per_table, seed, schedule, players, apart, created_at`
 
 // Stage returns a stage with its schedule.
 func (db *DB) Stage(ctx context.Context, id int64) (*club.Stage, error) {
@@ -165,12 +173,12 @@ func (db *DB) Stages(ctx context.Context, tournamentID int64) ([]club.Stage, err
 }
 
 // SetSchedule replaces a stage's schedule (after a manual swap).
-func (db *DB) SetSchedule(ctx context.Context, stageID int64, schedule [][][]int64) error {
+func (db *DB) SetSchedule(ctx context.Context, stageID int64, seed int64, schedule [][][]int64) error {
 	sched, err := json.Marshal(schedule)
 	if err != nil {
 		return club.Errorf(club.Internal, "schedule: %v", err)
 	}
-	_, err = db.w.ExecContext(ctx, `UPDATE tournament_stages SET schedule = ? WHERE id = ?`, string(sched), stageID)
+	_, err = db.w.ExecContext(ctx, `UPDATE tournament_stages SET seed = ?, schedule = ? WHERE id = ?`, seed, string(sched), stageID)
 	return translate(err, "stage")
 }
 

@@ -61,6 +61,19 @@ func TestTournamentFlow(t *testing.T) {
 		t.Fatalf("schedule: %+v", stage)
 	}
 	st := strconv.FormatInt(stage[0].ID, 10)
+	// the recorded seed reproduces the schedule: reseat with another seed, then with the recorded one
+	first, seed := stage[0].Schedule, stage[0].Seed
+	if r := h.post(admin, tour+"/reseat", url.Values{"stage": {st}, "seed": {"12345"}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("reseat: %d %s", r.StatusCode, errorOf(r.Body))
+	}
+	other, _ := h.store.Stage(context.Background(), stage[0].ID)
+	if r := h.post(admin, tour+"/reseat", url.Values{"stage": {st}, "seed": {strconv.FormatInt(seed, 10)}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("reseat: %d", r.StatusCode)
+	}
+	again, _ := h.store.Stage(context.Background(), stage[0].ID)
+	if fmt.Sprint(again.Schedule) != fmt.Sprint(first) || fmt.Sprint(other.Schedule) == fmt.Sprint(first) {
+		t.Errorf("the recorded seed does not reproduce the schedule (or another seed gives the same)")
+	}
 	if r := h.post(admin, tour+"/judge", url.Values{"stage": {st}, "table": {"1"}, "user": {strconv.FormatInt(hostUser.ID, 10)}}); r.StatusCode != http.StatusSeeOther {
 		t.Fatalf("judge: %d", r.StatusCode)
 	}
@@ -89,6 +102,9 @@ func TestTournamentFlow(t *testing.T) {
 		return id
 	}
 	g1 := play("1")
+	if r := h.post(admin, tour+"/reseat", url.Values{"stage": {st}, "seed": {"1"}}); r.StatusCode != http.StatusBadRequest {
+		t.Errorf("reseating a stage that has begun: %d", r.StatusCode)
+	}
 	// a member of the game cannot act on it: the protocol is the judge's
 	if r := h.act(olha, g1, "type", "adjust", "seat", "1", "points", "0.2"); r.StatusCode != http.StatusForbidden {
 		t.Errorf("a player edits the game: %d", r.StatusCode)

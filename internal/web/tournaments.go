@@ -300,6 +300,8 @@ func (s *Server) tournamentAction(w http.ResponseWriter, r *http.Request) {
 		}
 	case "judge":
 		err = s.Tours.SetJudge(ctx, u, num("stage"), int(num("table")), num("user"))
+	case "reseat":
+		err = s.Tours.Reseat(ctx, u, num("stage"), num("seed"))
 	case "swap":
 		err = s.Tours.Swap(ctx, u, num("stage"), int(num("round")), num("a"), num("b"))
 	case "start":
