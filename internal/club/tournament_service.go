@@ -480,14 +480,7 @@ func (s *Tournaments) FileProtest(ctx context.Context, u *User, gameID int64, ma
 
 // DecideProtest records the chief judge's final decision, with its reason (§T6.3.2-§T6.3.4).
 func (s *Tournaments) DecideProtest(ctx context.Context, u *User, gameID, protestID int64, upheld bool, reason string) error {
-	if err := need(u, RoleHost); err != nil {
-		return err
-	}
-	_, stage, err := s.tournamentGame(ctx, gameID)
-	if err != nil {
-		return err
-	}
-	t, err := s.Store.Tournament(ctx, stage.TournamentID)
+	t, err := s.judgedTournament(ctx, u, gameID)
 	if err != nil {
 		return err
 	}
@@ -515,14 +508,7 @@ func (s *Tournaments) DecideProtest(ctx context.Context, u *User, gameID, protes
 
 // ApproveExtra records the chief judge's agreement to a winner's 0.6 or 0.7 extra points (§T6.1.3).
 func (s *Tournaments) ApproveExtra(ctx context.Context, u *User, gameID int64, seat int) error {
-	if err := need(u, RoleHost); err != nil {
-		return err
-	}
-	_, stage, err := s.tournamentGame(ctx, gameID)
-	if err != nil {
-		return err
-	}
-	t, err := s.Store.Tournament(ctx, stage.TournamentID)
+	t, err := s.judgedTournament(ctx, u, gameID)
 	if err != nil {
 		return err
 	}
@@ -613,4 +599,17 @@ func protestError(err error) error {
 		return Errorf(Invalid, "say what the protest is about")
 	}
 	return err
+}
+
+// judgedTournament checks the role and returns the tournament of a tournament game: the prologue of a judge's
+// action on it.
+func (s *Tournaments) judgedTournament(ctx context.Context, u *User, gameID int64) (*Tournament, error) {
+	if err := need(u, RoleHost); err != nil {
+		return nil, err
+	}
+	_, stage, err := s.tournamentGame(ctx, gameID)
+	if err != nil {
+		return nil, err
+	}
+	return s.Store.Tournament(ctx, stage.TournamentID)
 }
