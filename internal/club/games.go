@@ -364,25 +364,50 @@ func (s *Games) Import(ctx context.Context, u *User, rec *record.Record, source 
 	return g, nil
 }
 
-// DealRoles deals the rule set's role table for n players at random with crypto/rand.
-func DealRoles(rs *mafia.Rules, n int) ([]mafia.Role, error) {
-	comp, ok := rs.Composition(n)
-	if !ok {
-		return nil, Errorf(Invalid, "%s has no role table for %d players", rs.ID, n)
-	}
+// DealRoles deals roles at random with crypto/rand: the rule set's table for n players, or for the home rule sets
+// (which fix none) the given number of mafia, one commissar, a doctor if asked, and citizens. The deal is checked
+// against the rule set before it is returned.
+func DealRoles(rs *mafia.Rules, n, mafiaN int, doctor bool) ([]mafia.Role, error) {
 	var roles []mafia.Role
-	for _, role := range []mafia.Role{mafia.Citizen, mafia.Sheriff, mafia.Mafia, mafia.Don} {
-		for k := 0; k < comp[role]; k++ {
-			roles = append(roles, role)
+	if comp, ok := rs.Composition(n); ok {
+		for _, role := range []mafia.Role{mafia.Citizen, mafia.Sheriff, mafia.Mafia, mafia.Don} {
+			for k := 0; k < comp[role]; k++ {
+				roles = append(roles, role)
+			}
+		}
+	} else {
+		if mafiaN < 1 || mafiaN >= n {
+			return nil, Errorf(Invalid, "too many special roles for %d players", n)
+		}
+		roles = append(roles, mafia.Commissar)
+		if doctor && rs.ID == "home-doctor" {
+			roles = append(roles, mafia.Doctor)
+		}
+		for k := 0; k < mafiaN; k++ {
+			roles = append(roles, mafia.Mafia)
+		}
+		for len(roles) < n {
+			roles = append(roles, mafia.Citizen)
+		}
+		if len(roles) > n {
+			return nil, Errorf(Invalid, "too many special roles for %d players", n)
 		}
 	}
-	for i := len(roles) - 1; i > 0; i-- {
+	if err := rs.ValidateRoles(roles); err != nil {
+		return nil, err
+	}
+	Shuffle(len(roles), func(i, j int) { roles[i], roles[j] = roles[j], roles[i] })
+	return roles, nil
+}
+
+// Shuffle is a Fisher-Yates shuffle driven by crypto/rand: nobody can predict a deal or a seating.
+func Shuffle(n int, swap func(i, j int)) {
+	for i := n - 1; i > 0; i-- {
 		var b [8]byte
 		if _, err := crand.Read(b[:]); err != nil {
-			return nil, err
+			panic(err) // crypto/rand does not fail on supported systems
 		}
-		j := int(binary.LittleEndian.Uint64(b[:]) % uint64(i+1))
-		roles[i], roles[j] = roles[j], roles[i]
+		// the modulo bias of a 64-bit draw over at most 20 seats is below 2^-59
+		swap(i, int(binary.LittleEndian.Uint64(b[:])%uint64(i+1)))
 	}
-	return roles, nil
 }

@@ -350,7 +350,7 @@ func (s *Tournaments) StartGame(ctx context.Context, u *User, stageID int64, rou
 	ids := st.Schedule[round-1][table-1]
 	rs, _ := mafia.RuleSet(t.Rules)
 	if roles == nil {
-		dealt, err := DealRoles(rs, len(ids))
+		dealt, err := DealRoles(rs, len(ids), 0, false)
 		if err != nil {
 			return nil, err
 		}

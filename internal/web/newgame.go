@@ -1,10 +1,8 @@
 package web
 
 import (
-	"crypto/rand"
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"net/http"
 	"strconv"
 	"strings"
@@ -195,13 +193,13 @@ func (s *Server) createGame(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if v.Shuffle {
-		shuffle(len(seats), func(i, j int) {
+		club.Shuffle(len(seats), func(i, j int) {
 			seats[i].Name, seats[j].Name = seats[j].Name, seats[i].Name
 			seats[i].PlayerID, seats[j].PlayerID = seats[j].PlayerID, seats[i].PlayerID
 		})
 	}
 	if v.Deal == "random" {
-		roles, err := dealRoles(rs, v.N, v.Mafia, v.Doctor)
+		roles, err := club.DealRoles(rs, v.N, v.Mafia, v.Doctor)
 		if err != nil {
 			bad("new.err.deal", s.roleError(v.Page, rs, v.N, err))
 			return
@@ -258,52 +256,6 @@ func (s *Server) createGame(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.Redirect(w, r, "/games/"+strconv.FormatInt(g.ID, 10), http.StatusSeeOther)
-}
-
-// dealRoles deals the rule set's table for n players at random with crypto/rand. Home rule sets deal the given
-// number of mafia, one commissar, a doctor if asked, and citizens.
-func dealRoles(rs *mafia.Rules, n, mafiaN int, doctor bool) ([]mafia.Role, error) {
-	var roles []mafia.Role
-	if comp, ok := rs.Composition(n); ok {
-		for _, role := range []mafia.Role{mafia.Citizen, mafia.Sheriff, mafia.Mafia, mafia.Don} {
-			for k := 0; k < comp[role]; k++ {
-				roles = append(roles, role)
-			}
-		}
-	} else {
-		if mafiaN < 1 || mafiaN >= n {
-			return nil, club.Errorf(club.Invalid, "too many special roles for %d players", n)
-		}
-		roles = append(roles, mafia.Commissar)
-		if doctor && rs.ID == "home-doctor" {
-			roles = append(roles, mafia.Doctor)
-		}
-		for k := 0; k < mafiaN; k++ {
-			roles = append(roles, mafia.Mafia)
-		}
-		for len(roles) < n {
-			roles = append(roles, mafia.Citizen)
-		}
-		if len(roles) > n {
-			return nil, club.Errorf(club.Invalid, "too many special roles for %d players", n)
-		}
-	}
-	if err := rs.ValidateRoles(roles); err != nil {
-		return nil, err
-	}
-	shuffle(len(roles), func(i, j int) { roles[i], roles[j] = roles[j], roles[i] })
-	return roles, nil
-}
-
-// shuffle is a Fisher-Yates shuffle driven by crypto/rand: nobody can predict a deal or a seating.
-func shuffle(n int, swap func(i, j int)) {
-	for i := n - 1; i > 0; i-- {
-		j, err := rand.Int(rand.Reader, big.NewInt(int64(i+1)))
-		if err != nil {
-			panic(err) // crypto/rand does not fail on supported systems
-		}
-		swap(i, int(j.Int64()))
-	}
 }
 
 // playerSearch answers the seating form's search: club players whose nickname contains q.
