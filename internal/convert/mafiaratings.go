@@ -476,128 +476,133 @@ func slotPhase(s slot) mafia.Phase {
 	return mafia.PhaseDay
 }
 
+// mrVotes reads one day's votes of one player: a seat, or a list of seats
+// (one per voting round) that may end with a kill-all true/false.
+func (g *game) mrVotes(seat, r int, raw json.RawMessage, w string, has func(byte) bool) error {
+	n, day := len(g.seats), r+1
+	var votes []json.RawMessage
+	var err error
+	if strings.HasPrefix(strings.TrimSpace(string(raw)), "[") {
+		if votes, err = listOf(raw, w); err != nil {
+			return err
+		}
+		if len(votes) > 20 {
+			return inputErr(w, "%d voting rounds is too many", len(votes))
+		}
+	} else {
+		votes = []json.RawMessage{raw}
+	}
+	for k, v := range votes {
+		if b, ok := boolOf(v); ok {
+			if k != len(votes)-1 {
+				return inputErr(fieldf("%s[%d]", w, k), "a kill-all vote (true/false) comes last")
+			}
+			if has('k') {
+				f := g.lifts[day]
+				f.recorded = true
+				f.where = fieldf("players[].voting[%d] (kill-all votes)", r)
+				if b {
+					f.yes = append(f.yes, seat)
+				}
+				g.lifts[day] = f
+			}
+			continue
+		}
+		if isNull(v) {
+			continue
+		}
+		t, err := seatOf(v, n, fieldf("%s[%d]", w, k))
+		if err != nil {
+			if len(votes) == 1 {
+				t, err = seatOf(v, n, w)
+			}
+			if err != nil {
+				return inputErr(w, "must be a seat, a list of seats (one per voting round, then an optional kill-all true/false) or null, not %s", short(raw))
+			}
+		}
+		for len(g.rounds[day]) <= k {
+			g.rounds[day] = append(g.rounds[day], nil)
+		}
+		if g.rounds[day][k] == nil {
+			g.rounds[day][k] = map[int]int{}
+		}
+		g.rounds[day][k][seat] = t
+		g.roundsAt[day] = fieldf("players[].voting[%d]", r)
+		g.touch(day)
+	}
+	return nil
+}
+
+// eachRound reads p[key], a list with one entry per day or night, and calls
+// each for the entries that are not null, with the entry's field name.
+func eachRound(p map[string]json.RawMessage, key, where, unit string, each func(i int, raw json.RawMessage, w string) error) error {
+	if !present(p, key) {
+		return nil
+	}
+	field := where + "." + key
+	list, err := listOf(p[key], field)
+	if err != nil {
+		return err
+	}
+	if len(list) > 50 {
+		return inputErr(field, "%d %s is too many", len(list), unit)
+	}
+	for i, raw := range list {
+		if isNull(raw) {
+			continue
+		}
+		if err := each(i, raw, fieldf("%s[%d]", field, i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // mrPlayer reads one player's facts.
 func (g *game) mrPlayer(seat int, p map[string]json.RawMessage, has func(byte) bool, rules mrRules) error {
 	n := len(g.seats)
 	where := fieldf("players[%d] (seat %d)", seat-1, seat)
 	role := g.seats[seat-1].Role
-	// nominations
-	if present(p, "nominating") {
-		list, err := listOf(p["nominating"], where+".nominating")
+	// nominations, one per day
+	err := eachRound(p, "nominating", where, "rounds", func(r int, raw json.RawMessage, w string) error {
+		t, err := seatOf(raw, n, w)
 		if err != nil {
 			return err
 		}
-		if len(list) > 50 {
-			return inputErr(where+".nominating", "%d rounds is too many", len(list))
+		day := r + 1
+		if g.noms[day] == nil {
+			g.noms[day] = map[int]nomination{}
 		}
-		for r, raw := range list {
-			if isNull(raw) {
-				continue
-			}
-			w := fieldf("%s.nominating[%d]", where, r)
-			t, err := seatOf(raw, n, w)
-			if err != nil {
-				return err
-			}
-			day := r + 1
-			if g.noms[day] == nil {
-				g.noms[day] = map[int]nomination{}
-			}
-			g.noms[day][seat] = nomination{target: t, where: w}
-			g.touch(day)
-		}
+		g.noms[day][seat] = nomination{target: t, where: w}
+		g.touch(day)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	// votes
-	if present(p, "voting") {
-		list, err := listOf(p["voting"], where+".voting")
-		if err != nil {
-			return err
-		}
-		if len(list) > 50 {
-			return inputErr(where+".voting", "%d rounds is too many", len(list))
-		}
-		for r, raw := range list {
-			if isNull(raw) {
-				continue
-			}
-			day := r + 1
-			w := fieldf("%s.voting[%d]", where, r)
-			var votes []json.RawMessage
-			if strings.HasPrefix(strings.TrimSpace(string(raw)), "[") {
-				if votes, err = listOf(raw, w); err != nil {
-					return err
-				}
-				if len(votes) > 20 {
-					return inputErr(w, "%d voting rounds is too many", len(votes))
-				}
-			} else {
-				votes = []json.RawMessage{raw}
-			}
-			for k, v := range votes {
-				if b, ok := boolOf(v); ok {
-					if k != len(votes)-1 {
-						return inputErr(fieldf("%s[%d]", w, k), "a kill-all vote (true/false) comes last")
-					}
-					if has('k') {
-						f := g.lifts[day]
-						f.recorded = true
-						f.where = fieldf("players[].voting[%d] (kill-all votes)", r)
-						if b {
-							f.yes = append(f.yes, seat)
-						}
-						g.lifts[day] = f
-					}
-					continue
-				}
-				if isNull(v) {
-					continue
-				}
-				t, err := seatOf(v, n, fieldf("%s[%d]", w, k))
-				if err != nil {
-					if len(votes) == 1 {
-						t, err = seatOf(v, n, w)
-					}
-					if err != nil {
-						return inputErr(w, "must be a seat, a list of seats (one per voting round, then an optional kill-all true/false) or null, not %s", short(raw))
-					}
-				}
-				for len(g.rounds[day]) <= k {
-					g.rounds[day] = append(g.rounds[day], nil)
-				}
-				if g.rounds[day][k] == nil {
-					g.rounds[day][k] = map[int]int{}
-				}
-				g.rounds[day][k][seat] = t
-				g.roundsAt[day] = fieldf("players[].voting[%d]", r)
-				g.touch(day)
-			}
-		}
+	// votes, one entry per day
+	err = eachRound(p, "voting", where, "rounds", func(r int, raw json.RawMessage, w string) error {
+		return g.mrVotes(seat, r, raw, w, has)
+	})
+	if err != nil {
+		return err
 	}
-	// shots
-	if present(p, "shooting") {
-		if role.Team() != mafia.Black {
-			return inputErr(where+".shooting", "seat %d is red and does not shoot", seat)
-		}
-		list, err := listOf(p["shooting"], where+".shooting")
+	// shots, one per shooting night (the first is night 2)
+	if present(p, "shooting") && role.Team() != mafia.Black {
+		return inputErr(where+".shooting", "seat %d is red and does not shoot", seat)
+	}
+	err = eachRound(p, "shooting", where, "nights", func(i int, raw json.RawMessage, w string) error {
+		t, err := seatOf(raw, n, w)
 		if err != nil {
 			return err
 		}
-		if len(list) > 50 {
-			return inputErr(where+".shooting", "%d nights is too many", len(list))
-		}
-		for i, raw := range list {
-			if isNull(raw) {
-				continue
-			}
-			w := fieldf("%s.shooting[%d]", where, i)
-			t, err := seatOf(raw, n, w)
-			if err != nil {
-				return err
-			}
-			night := i + 2
-			g.shots[night] = append(g.shots[night], shotFact{by: seat, target: t, where: w})
-			g.touch(night)
-		}
+		night := i + 2
+		g.shots[night] = append(g.shots[night], shotFact{by: seat, target: t, where: w})
+		g.touch(night)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	// checks of this player
 	for _, k := range []string{"don", "sheriff"} {
