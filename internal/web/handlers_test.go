@@ -291,8 +291,13 @@ func TestCrossSiteRequestRefused(t *testing.T) {
 		for k, v := range hdr {
 			req.Header.Set(k, v)
 		}
-		if r := h.do(host, req); r.StatusCode != http.StatusForbidden {
+		req.Header.Set("Accept-Language", "uk")
+		r := h.do(host, req)
+		if r.StatusCode != http.StatusForbidden {
 			t.Errorf("forged request with %v: %d, want 403", hdr, r.StatusCode)
+		}
+		if msg := errorOf(r.Body); !strings.Contains(msg, "іншого сайту") {
+			t.Errorf("forged request with %v: the refusal says %q, want it explained in Ukrainian", hdr, msg)
 		}
 	}
 	if h.version(id) != 0 {

@@ -105,7 +105,7 @@ func (s *Server) Handler() http.Handler {
 	s.routes(mux)
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Error(w, "cross-origin request refused", http.StatusForbidden)
+		s.fail(w, r, club.Errorf(club.Forbidden, "this form was sent from another site, so it was refused; open the page here and send it again"))
 	}))
 	return s.recoverer(securityHeaders(limitBodies(cop.Handler(s.session(mux)))))
 }
@@ -145,7 +145,7 @@ func (s *Server) recoverer(next http.Handler) http.Handler {
 					panic(v)
 				}
 				s.Log.Error("panic", "path", r.URL.Path, "value", v)
-				http.Error(w, "internal error", http.StatusInternalServerError)
+				http.Error(w, s.Catalog.T(pickLang(r, ""), "error.internal"), http.StatusInternalServerError)
 			}
 		}()
 		next.ServeHTTP(w, r)
