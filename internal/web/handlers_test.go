@@ -244,8 +244,12 @@ func TestPermissions(t *testing.T) {
 		t.Errorf("anonymous act: %d", r.StatusCode)
 	}
 	for _, path := range []string{"/games", "/games/new", fmt.Sprintf("/games/%d", id)} {
-		if r := h.get(member, path); r.StatusCode != http.StatusForbidden {
+		r := h.get(member, path)
+		if r.StatusCode != http.StatusForbidden {
 			t.Errorf("member GET %s: %d, want 403", path, r.StatusCode)
+		}
+		if msg := errorOf(r.Body); !strings.Contains(msg, "потрібна роль ведучий") {
+			t.Errorf("member GET %s: the refusal says %q, want the role named in Ukrainian", path, msg)
 		}
 	}
 	if r := h.act(member, id, "type", "day"); r.StatusCode != http.StatusForbidden {

@@ -296,7 +296,7 @@ func (s *Server) errorText(lang string, err error) string {
 		}
 		msg := ce.Message
 		if ce.Format != "" && s.Catalog.Has("msg:"+ce.Format) {
-			msg = s.Catalog.T(lang, "msg:"+ce.Format, ce.Args...)
+			msg = s.Catalog.T(lang, "msg:"+ce.Format, s.localArgs(lang, ce.Args)...)
 		}
 		return s.Catalog.T(lang, "error.invalid", msg)
 	case club.Conflict:
@@ -310,12 +310,24 @@ func (s *Server) errorText(lang string, err error) string {
 		case errors.Is(err, club.ErrExcluded):
 			return s.Catalog.T(lang, "nights.excluded")
 		case ce.Format != "" && s.Catalog.Has("msg:"+ce.Format):
-			return s.Catalog.T(lang, "msg:"+ce.Format, ce.Args...)
+			return s.Catalog.T(lang, "msg:"+ce.Format, s.localArgs(lang, ce.Args)...)
 		}
 	case club.Internal:
 		return s.Catalog.T(lang, "error.internal")
 	}
 	return s.Catalog.T(lang, "error."+string(ce.Code))
+}
+
+// localArgs says a message's arguments that have names of their own (an account's role) in the user's language.
+func (s *Server) localArgs(lang string, args []any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		if r, ok := a.(club.Role); ok {
+			a = s.Catalog.T(lang, "members.role_"+string(r))
+		}
+		out[i] = a
+	}
+	return out
 }
 
 func (s *Server) render(w http.ResponseWriter, name string, data any) {
