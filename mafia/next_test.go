@@ -204,6 +204,28 @@ func TestSelfVoteByRuleSet(t *testing.T) {
 	}
 }
 
+// TestWrongVoteByRuleSet: a hand raised against a second candidate is refused in every rule set (R23, C-04); what
+// the host then gives for it is the rule set's own (matrix R28, C-54).
+func TestWrongVoteByRuleSet(t *testing.T) {
+	want := map[string]Sanction{"fiim-2025-club": SanctionDisqualify, "fiim-xcraft": SanctionFoul,
+		"fsm-2026": SanctionNone, "home-ua": SanctionNone, "home-doctor": SanctionNone}
+	for _, r := range RuleSets() {
+		if s, ok := want[r.ID]; !ok || r.WrongVote != s {
+			t.Errorf("%s: the sanction for voting against several candidates is %d, the matrix says %d", r.ID, r.WrongVote, s)
+		}
+	}
+	day1 := cat(Day(), speeches(1, 1), Nominate(1, 3), speeches(2, 2), Nominate(2, 7), speeches(3, 10))
+	for _, id := range []string{"fiim-2025-club", "fsm-2026", "fiim-xcraft"} {
+		g := play(t, id, ten, nil, day1...)
+		if err := g.Apply(Vote(3, 1, 2)); err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		if err := g.Apply(Vote(7, 2, 4)); !errors.Is(err, ErrVotedTwice) {
+			t.Errorf("%s: #2 votes against #3 and then #7: %v, want %v", id, err, ErrVotedTwice)
+		}
+	}
+}
+
 func TestNominationsStayClosedAfterCancelledVote(t *testing.T) {
 	// R20, C-11: the voting began; a disqualification cancels it; the last speaker cannot nominate again.
 	g := play(t, "fiim-xcraft", ten, nil, cat(Day(), speeches(1, 1), Nominate(1, 3), speeches(2, 2), Nominate(2, 7), speeches(3, 10),

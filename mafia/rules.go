@@ -104,13 +104,24 @@ type Rules struct {
 	// default vote may count against him. Seeds 001, 002 and 004 are silent, and real FIIM and FSM games
 	// (the conformance records) show candidates voting against themselves, so only the club forbids it.
 	SelfVoteForbidden bool
-	// WrongVoteDisqualifies says that voting against several candidates is disqualifying (000 L147) rather than a
-	// foul (002 §6.6.4, §6.6.6). The engine records only the sanction; host mode offers the right one.
-	WrongVoteDisqualifies bool
+	// WrongVote is the sanction for voting against several candidates (matrix R28, C-54): disqualifying in the
+	// club (000 L147), a foul in X-Craft (002 §6.6.4, §6.6.6), none in the other seeds. The engine refuses the
+	// second vote (ErrVotedTwice) and records only the sanction the host then gives; host mode names it.
+	WrongVote Sanction
 
 	tables  map[int][numRoles]int // fixed role tables by player count; nil: composition is free
 	options []optionSpec
 }
+
+// Sanction is what a rule set gives for a breach it names.
+type Sanction int
+
+// The sanctions.
+const (
+	SanctionNone Sanction = iota
+	SanctionFoul
+	SanctionDisqualify
+)
 
 // Composition returns the role table for n players, if the rule set fixes one.
 func (r *Rules) Composition(n int) (map[Role]int, bool) {
@@ -144,7 +155,7 @@ var ruleSets = []*Rules{
 		ID: "fiim-2025-club", Title: "FIIM 2025, club rules",
 		MinPlayers: 7, MaxPlayers: 10,
 		Mute: MuteLost, Tie: TieLift, Draw: DrawDeclared, BestMove: BestMoveRed, DQ: DQClub, Points: Points2025,
-		Times: sportTimes, DefaultVote: true, WrongVoteDisqualifies: true, SelfVoteForbidden: true,
+		Times: sportTimes, DefaultVote: true, WrongVote: SanctionDisqualify, SelfVoteForbidden: true,
 		// 000 L49-L52, with the 8 and 7 rows completed as C-02 proposes.
 		tables: map[int][numRoles]int{10: table(6, 1, 2, 1), 9: table(5, 1, 2, 1), 8: table(5, 1, 1, 1), 7: table(5, 0, 1, 1)},
 		options: []optionSpec{
@@ -166,7 +177,7 @@ var ruleSets = []*Rules{
 		ID: "fiim-xcraft", Title: "X-Craft 2.0 (FIIM), tournament points",
 		MinPlayers: 10, MaxPlayers: 10,
 		Mute: MuteLost, Tie: TieLift, Draw: DrawThreeNightsAndDays, BestMove: BestMoveAnyone, DQ: DQXCraft,
-		Points: PointsXCraft, DefaultVote: true,
+		Points: PointsXCraft, DefaultVote: true, WrongVote: SanctionFoul,
 		// 002 §4.2.4-§4.2.7: one minute of acquaintance, the don and the sheriff up to 10 s; no free seating.
 		// The best move is made inside the farewell minute (§4.5.11, §8.3.1(1); C-34).
 		Times: Times{Speech: 60, Short: 30, Tie: 30, LastWordDay: 60, LastWordNight: 60, Check: 10,

@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -120,6 +121,21 @@ func (s *Server) gameAct(w http.ResponseWriter, r *http.Request) {
 	s.afterChange(w, r, st, version)(s.Games.ActOn(r.Context(), u, st, version, events))
 }
 
+// sanctionHint tells the host, after a refused second hand in one round, what the rule set gives for voting
+// against several candidates (matrix R28): the engine only refuses the vote, the sanction is the host's to give.
+func (s *Server) sanctionHint(lang string, st *club.State, err error) string {
+	if st == nil || st.Play == nil || !errors.Is(err, mafia.ErrVotedTwice) {
+		return ""
+	}
+	switch st.Play.Rules().WrongVote {
+	case mafia.SanctionFoul:
+		return " " + s.Catalog.T(lang, "game.wrong_vote_foul")
+	case mafia.SanctionDisqualify:
+		return " " + s.Catalog.T(lang, "game.wrong_vote_dq")
+	}
+	return ""
+}
+
 // afterChange answers a change: on success the browser is sent back to the game (its new state is durable by
 // now); on failure the game is shown again, fresh, with the reason.
 func (s *Server) afterChange(w http.ResponseWriter, r *http.Request, old *club.State, version int64) func(*club.State, error) {
@@ -134,7 +150,8 @@ func (s *Server) afterChange(w http.ResponseWriter, r *http.Request, old *club.S
 		}
 		switch club.ErrorCode(err) {
 		case club.Rejected, club.Conflict, club.Closed, club.Invalid, club.Forbidden:
-			s.renderGame(w, r, status(club.ErrorCode(err)), st, s.errorText(s.page(r).Lang, err))
+			lang := s.page(r).Lang
+			s.renderGame(w, r, status(club.ErrorCode(err)), st, s.errorText(lang, err)+s.sanctionHint(lang, st, err))
 		default:
 			s.fail(w, r, err)
 		}

@@ -354,6 +354,8 @@ func TestPlayThroughForms(t *testing.T) {
 	wantRefused(400, "Перевірте форму", "type", "vote", "target", "3", "voters", "11")
 	// a tie: 5 against #3, the other 5 go to #7; then the re-vote removes #3
 	h.mustAct(c, id, "type", "vote", "target", "3", "voters", "1", "voters", "2", "voters", "4", "voters", "5", "voters", "6")
+	// #1 raises his hand again: refused, and the host is told the club's sanction for it (R28: disqualifying)
+	wantRefused(422, "голос проти кількох кандидатур — дискваліфікація", "type", "vote", "target", "7", "voters", "1", "voters", "8")
 	h.mustAct(c, id, "type", "vote", "target", "7")
 	page := h.get(c, fmt.Sprintf("/games/%d", id)).Body
 	if !strings.Contains(page, "Промова в перестрілці #3") || !strings.Contains(page, "Промова в перестрілці #7") {
