@@ -274,3 +274,32 @@ func TestHostileRecordsAreBounded(t *testing.T) {
 		t.Errorf("stopped at %d", n)
 	}
 }
+
+// TestResultWon: a seat has won when his team won; nobody has won a draw or a game still being played.
+func TestResultWon(t *testing.T) {
+	g := play(t, "fiim-2025-club", ten, nil, Day())
+	for _, sr := range g.Result().Seats {
+		if sr.Won {
+			t.Errorf("#%d has won a game still being played", sr.Seat)
+		}
+	}
+	for _, s := range []int{3, 7, 9} { // the three blacks leave: red wins
+		if err := g.Apply(Disqualify(s)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if g.Winner() != RedWins {
+		t.Fatalf("winner %v", g.Winner())
+	}
+	for _, sr := range g.Result().Seats {
+		if sr.Won != (sr.Team == Red) {
+			t.Errorf("#%d (%v) won=%v after red's win", sr.Seat, sr.Role, sr.Won)
+		}
+	}
+	d := play(t, "fiim-2025-club", ten, nil, Day(), DeclareDraw())
+	for _, sr := range d.Result().Seats {
+		if sr.Won {
+			t.Errorf("#%d has won a draw", sr.Seat)
+		}
+	}
+}

@@ -15,6 +15,7 @@ type SeatResult struct {
 	Role     Role
 	Team     Team
 	Alive    bool
+	Won      bool // his team won the game (never on a draw or before the end)
 	Fouls    int
 	Warnings int
 	Out      Out // How is NotOut while he plays
@@ -70,8 +71,16 @@ func (g *Game) Result() Result {
 		sums[e.seat][e.item] += e.points
 		has[e.seat][e.item] = true
 	}
+	won := NoTeam
+	switch g.winner {
+	case RedWins:
+		won = Red
+	case BlackWins:
+		won = Black
+	}
 	for s := 1; s <= int(g.n); s++ {
-		sr := SeatResult{Seat: s, Role: g.role[s], Team: g.role[s].Team(), Alive: g.alive.Has(s),
+		team := g.role[s].Team()
+		sr := SeatResult{Seat: s, Role: g.role[s], Team: team, Alive: g.alive.Has(s), Won: won != NoTeam && team == won,
 			Fouls: int(g.fouls[s]), Warnings: int(g.warns[s]), Out: g.out[s]}
 		for it := ItemWin; it < numItems; it++ {
 			if has[s][it] && sums[s][it] != 0 {

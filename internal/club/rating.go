@@ -89,9 +89,8 @@ func ResultsOf(g *Game, play *mafia.Game) []GameResult {
 	res := play.Result()
 	var out []GameResult
 	for _, sr := range res.Seats {
-		won := (play.Winner() == mafia.RedWins && sr.Team == mafia.Red) || (play.Winner() == mafia.BlackWins && sr.Team == mafia.Black)
 		out = append(out, GameResult{GameID: g.ID, Seat: sr.Seat, PlayerID: g.Seats[sr.Seat-1].PlayerID, Role: sr.Role.String(),
-			Won: won, Points: sr.Points, Rated: g.Rated, PlayedAt: g.CreatedAt})
+			Won: sr.Won, Points: sr.Points, Rated: g.Rated, PlayedAt: g.CreatedAt})
 	}
 	return out
 }

@@ -537,19 +537,19 @@ func (s *Tournaments) CheckExtras(ctx context.Context, u *User, st *State, event
 		if e.Type != mafia.EvAdjust || e.Points <= 0 || !play.Finished() || u.ID == t.ChiefJudge {
 			continue
 		}
+		seats := play.Result().Seats
 		seat := int(e.Seat)
+		if seat < 1 || seat > len(seats) {
+			continue // the engine refuses it with the reason
+		}
+		sr := seats[seat-1]
 		already := 0
-		for _, sr := range play.Result().Seats {
-			if sr.Seat == seat {
-				for _, it := range sr.Score {
-					if it.Item == mafia.ItemJudgeExtra {
-						already += it.Points
-					}
-				}
+		for _, it := range sr.Score {
+			if it.Item == mafia.ItemJudgeExtra {
+				already += it.Points
 			}
 		}
-		won := (play.Winner() == mafia.RedWins) == (play.Role(seat).Team() == mafia.Red) && play.Winner() != mafia.Draw
-		if tourney.ExtraNeedsApproval(won, already, int(e.Points)) {
+		if tourney.ExtraNeedsApproval(sr.Won, already, int(e.Points)) {
 			ok, err := s.Store.ExtraApproved(ctx, st.Game.ID, seat)
 			if err != nil {
 				return err

@@ -43,19 +43,12 @@ func FromGame(g *mafia.Game, participants []int64, stage string) GameResult {
 	if len(participants) != len(r.Seats) {
 		panic(fmt.Sprintf("tourney.FromGame: %d participants for %d seats", len(participants), len(r.Seats)))
 	}
-	var winTeam mafia.Team
-	switch r.Winner {
-	case mafia.RedWins:
-		winTeam = mafia.Red
-	case mafia.BlackWins:
-		winTeam = mafia.Black
-	}
 	gr := GameResult{Stage: stage, Finished: r.Finished}
 	for i, s := range r.Seats {
 		gr.Seats = append(gr.Seats, Seat{
 			Participant:     participants[i],
 			Role:            s.Role,
-			Won:             winTeam != mafia.NoTeam && s.Team == winTeam,
+			Won:             s.Won,
 			Items:           slices.Clone(s.Score),
 			FirstNightDeath: s.Out.How == mafia.OutKilled && s.Out.Phase == mafia.PhaseNight && s.Out.Number == 2,
 		})
