@@ -268,33 +268,30 @@ func FuzzImportMafiaratings(f *testing.F) {
 	fuzzSeeds(f, "mafiaratings")
 	f.Add(mustJSON(f, validMafiaratings(f)))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		im, err := ImportMafiaratings(data)
-		if err != nil {
-			var ie *InputError
-			var ge *GameError
-			if !errors.As(err, &ie) && !errors.As(err, &ge) {
-				t.Fatalf("an error of type %T: %v", err, err)
-			}
-			return
-		}
-		checkImported(t, im)
+		checkImportOutcome(t, ImportMafiaratings, data)
 	})
 }
 
 func FuzzImportPolemica(f *testing.F) {
 	fuzzSeeds(f, "polemica")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		im, err := ImportPolemica(data)
-		if err != nil {
-			var ie *InputError
-			var ge *GameError
-			if !errors.As(err, &ie) && !errors.As(err, &ge) {
-				t.Fatalf("an error of type %T: %v", err, err)
-			}
-			return
-		}
-		checkImported(t, im)
+		checkImportOutcome(t, ImportPolemica, data)
 	})
+}
+
+// checkImportOutcome: an importer either refuses the input with an InputError or a GameError (so the page can say
+// where and why), or gives games that replay.
+func checkImportOutcome(t *testing.T, importer func([]byte) (*Imported, error), data []byte) {
+	im, err := importer(data)
+	if err != nil {
+		var ie *InputError
+		var ge *GameError
+		if !errors.As(err, &ie) && !errors.As(err, &ge) {
+			t.Fatalf("an error of type %T: %v", err, err)
+		}
+		return
+	}
+	checkImported(t, im)
 }
 
 // Whatever record exports, importing the export gives the same result.
