@@ -183,9 +183,9 @@ type playerView struct {
 }
 
 func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	id, err := pathID(r, "id", "player")
 	if err != nil {
-		s.fail(w, r, club.Errorf(club.NotFound, "no such player"))
+		s.fail(w, r, err)
 		return
 	}
 	pl, err := s.Store.Player(r.Context(), id)

@@ -243,9 +243,9 @@ type nightView struct {
 }
 
 func (s *Server) nightPage(w http.ResponseWriter, r *http.Request) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	id, err := pathID(r, "id", "club night")
 	if err != nil {
-		s.fail(w, r, club.Errorf(club.NotFound, "no such club night"))
+		s.fail(w, r, err)
 		return
 	}
 	n, err := s.Store.Night(r.Context(), id)
@@ -283,13 +283,7 @@ func (s *Server) nightPage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, "night", v)
 }
 
-func nightID(r *http.Request) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil {
-		return 0, club.Errorf(club.NotFound, "no such club night")
-	}
-	return id, nil
-}
+func nightID(r *http.Request) (int64, error) { return pathID(r, "id", "club night") }
 
 func (s *Server) nightRegister(w http.ResponseWriter, r *http.Request) {
 	id, err := nightID(r)

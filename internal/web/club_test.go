@@ -209,6 +209,13 @@ func TestRatingAndHistoryPages(t *testing.T) {
 	if r := h.get(anon, fmt.Sprintf("/history/%d", live)); r.StatusCode != http.StatusNotFound {
 		t.Errorf("a live game is public: %d", r.StatusCode)
 	}
+	// a mistyped address is a page that does not exist, said in the visitor's language
+	for _, path := range []string{"/players/abc", "/players/0", "/history/-1", "/nights/x", "/tournaments/1e3", "/players/99999"} {
+		r := h.get(anon, path)
+		if r.StatusCode != http.StatusNotFound || !strings.Contains(errorOf(r.Body), "Такої сторінки чи гри немає") {
+			t.Errorf("GET %s: %d %q, want 404 with the catalogue's words", path, r.StatusCode, errorOf(r.Body))
+		}
+	}
 	gp := h.get(anon, fmt.Sprintf("/history/%d", rated)).Body
 	if !strings.Contains(gp, "перемога червоних") || !strings.Contains(gp, "поразка команди") {
 		t.Errorf("the game page lacks the result or the chronology")

@@ -35,10 +35,13 @@ func (s *Server) gameList(w http.ResponseWriter, r *http.Request) {
 	s.render(w, "games", gameListView{Page: p, Live: live, Saved: saved})
 }
 
-func gameID(r *http.Request) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+func gameID(r *http.Request) (int64, error) { return pathID(r, "id", "game") }
+
+// pathID reads a positive id from the URL's path; anything else is a page that does not exist.
+func pathID(r *http.Request, key, what string) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue(key), 10, 64)
 	if err != nil || id <= 0 {
-		return 0, club.Errorf(club.NotFound, "no such game")
+		return 0, club.Errorf(club.NotFound, "no such %s", what)
 	}
 	return id, nil
 }

@@ -144,9 +144,9 @@ func (s *Server) renderMembers(w http.ResponseWriter, r *http.Request, code int,
 
 // changeMember sets a status or role with its reason (an admin's action, logged).
 func (s *Server) changeMember(w http.ResponseWriter, r *http.Request) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	id, err := pathID(r, "id", "member")
 	if err != nil {
-		s.fail(w, r, club.Errorf(club.NotFound, "no such member"))
+		s.fail(w, r, err)
 		return
 	}
 	err = s.Club.ChangeMember(r.Context(), currentUser(r), id, r.PostFormValue("field"), r.PostFormValue("to"), r.PostFormValue("reason"))
@@ -238,9 +238,9 @@ func (s *Server) saveProfile(w http.ResponseWriter, r *http.Request) {
 
 // playerPhoto serves a profile photo with the type found in its content.
 func (s *Server) playerPhoto(w http.ResponseWriter, r *http.Request) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	id, err := pathID(r, "id", "player")
 	if err != nil {
-		s.fail(w, r, club.Errorf(club.NotFound, "no such player"))
+		s.fail(w, r, err)
 		return
 	}
 	photo, ct, err := s.Store.PlayerPhoto(r.Context(), id)

@@ -99,13 +99,7 @@ type tournamentView struct {
 	Error        string
 }
 
-func tournamentID(r *http.Request) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil {
-		return 0, club.Errorf(club.NotFound, "no such tournament")
-	}
-	return id, nil
-}
+func tournamentID(r *http.Request) (int64, error) { return pathID(r, "id", "tournament") }
 
 func (s *Server) tournamentPage(w http.ResponseWriter, r *http.Request) {
 	s.renderTournament(w, r, http.StatusOK, "")
@@ -365,10 +359,7 @@ func (s *Server) decideProtest(w http.ResponseWriter, r *http.Request) {
 	id, err := gameID(r)
 	if err == nil {
 		var pid int64
-		pid, err = strconv.ParseInt(r.PathValue("pid"), 10, 64)
-		if err != nil {
-			err = club.Errorf(club.NotFound, "no such protest")
-		} else {
+		if pid, err = pathID(r, "pid", "protest"); err == nil {
 			err = s.Tours.DecideProtest(r.Context(), currentUser(r), id, pid, r.PostFormValue("upheld") == "yes", r.PostFormValue("reason"))
 		}
 	}
