@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 
@@ -34,15 +35,9 @@ func (s *Server) renderTournaments(w http.ResponseWriter, r *http.Request, code 
 	}
 	v := tournamentsView{Page: p, List: list, Rules: mafia.RuleSets(), Error: errText}
 	if p.IsAdmin() {
-		users, err := s.Store.Users(r.Context())
-		if err != nil {
+		if v.Hosts, err = s.judges(r.Context()); err != nil {
 			s.fail(w, r, err)
 			return
-		}
-		for _, u := range users {
-			if u.Role.Can(club.RoleHost) {
-				v.Hosts = append(v.Hosts, u)
-			}
 		}
 	}
 	w.WriteHeader(code)
@@ -205,19 +200,25 @@ func (s *Server) renderTournament(w http.ResponseWriter, r *http.Request, code i
 	}
 	v.Overall = s.standingLines(p, lines, partsMap)
 	if p.IsAdmin() {
-		users, err := s.Store.Users(ctx)
-		if err != nil {
+		if v.Hosts, err = s.judges(ctx); err != nil {
 			s.fail(w, r, err)
 			return
-		}
-		for _, u := range users {
-			if u.Role.Can(club.RoleHost) {
-				v.Hosts = append(v.Hosts, u)
-			}
 		}
 	}
 	w.WriteHeader(code)
 	s.render(w, "tournament", v)
+}
+
+// judges lists the accounts that may judge a table or be the chief judge: hosts and admins.
+func (s *Server) judges(ctx context.Context) ([]club.User, error) {
+	users, err := s.Store.Users(ctx)
+	var out []club.User
+	for _, u := range users {
+		if u.Role.Can(club.RoleHost) {
+			out = append(out, u)
+		}
+	}
+	return out, err
 }
 
 // scheduleQuality states a stage's seating figures: how evenly each player sits at each seat number, and how
