@@ -68,6 +68,10 @@ type Next struct {
 	// the players who have voted in it.
 	Counts [MaxSeats]uint8
 	Voted  Seats
+	// RestToLast: the candidate voted on next is the last, and every hand not raised yet counts against him
+	// (the default vote, R26, when the rule set or its option has it); Rest are those hands.
+	RestToLast bool
+	Rest       Seats
 	// Nominations are today's nominations in order: Nominations[i] nominated by Nominators[i].
 	Nominations, Nominators [MaxSeats]uint8
 	NNom                    int
@@ -326,6 +330,9 @@ func (g *Game) dayPlan(n *Next) {
 		n.NCand = int(g.nCands)
 		copy(n.Counts[:], g.counts[:g.candIdx])
 		n.Voted = g.voted
+		if g.candIdx == g.nCands-1 && g.opt.DefaultVoteToLast {
+			n.RestToLast, n.Rest = true, g.alive&^g.voted
+		}
 		n.Tied = g.tieSpeeches
 		if g.liftDue {
 			n.Actors = g.alive

@@ -303,3 +303,24 @@ func TestResultWon(t *testing.T) {
 		}
 	}
 }
+
+// TestNextRestToLast: the plan says when the hands not raised yet go to the last candidate (R26) and which they
+// are; without the default vote (C-43) it never does.
+func TestNextRestToLast(t *testing.T) {
+	day1 := cat(Day(), speeches(1, 1), Nominate(1, 3), speeches(2, 2), Nominate(2, 7), speeches(3, 10))
+	g := play(t, "fiim-2025-club", ten, nil, day1...)
+	if n := g.Next(); n.RestToLast {
+		t.Error("the rest go to #3, the first of two candidates")
+	}
+	if err := g.Apply(Vote(3, 1, 2)); err != nil {
+		t.Fatal(err)
+	}
+	n := g.Next()
+	if want := SeatsOf(3, 4, 5, 6, 7, 8, 9, 10); !n.RestToLast || n.Rest != want {
+		t.Errorf("voting on #7, the last: RestToLast %v, Rest %v, want %v", n.RestToLast, n.Rest, want)
+	}
+	off := play(t, "fiim-2025-club", ten, func(o *Options) { o.DefaultVoteToLast = false }, append(day1, Vote(3, 1, 2))...)
+	if n := off.Next(); n.RestToLast || n.Rest != 0 {
+		t.Errorf("without the default vote: RestToLast %v, Rest %v", n.RestToLast, n.Rest)
+	}
+}

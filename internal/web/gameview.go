@@ -40,7 +40,7 @@ type stepView struct {
 
 type voteView struct {
 	Candidate int
-	Last      bool
+	Last      bool // the hands not raised yet go to this candidate (the engine's RestToLast)
 	Counts    []string
 }
 
@@ -167,11 +167,10 @@ func (s *Server) renderGame(w http.ResponseWriter, r *http.Request, code int, st
 		return mafia.PlanStep{}, false
 	}
 	if ps, ok := first(mafia.StepVote); ok && v.Allowed["vote"] {
-		vv := &voteView{Candidate: ps.Seat, Last: next.NCand <= 1}
+		vv := &voteView{Candidate: ps.Seat, Last: next.RestToLast}
 		for i := 0; i < next.NCand; i++ {
 			c := int(next.Candidates[i])
 			if c == ps.Seat {
-				vv.Last = i == next.NCand-1
 				break
 			}
 			vv.Counts = append(vv.Counts, p.T("game.votes_for", c, next.Counts[i]))
@@ -309,9 +308,8 @@ func (s *Server) chronology(p Page, st *club.State) []chronoLine {
 		shown := e
 		if e.Type == mafia.EvVote {
 			// the default rule gives the last candidate every hand not raised yet (R26): show them all
-			next := g.Next()
-			if next.NCand > 0 && int(next.Candidates[next.NCand-1]) == int(e.Target) && rec.Options.DefaultVoteToLast {
-				shown.Voters |= g.Alive() &^ next.Voted
+			if next := g.Next(); next.RestToLast {
+				shown.Voters |= next.Rest
 				shown.VotersGiven = true
 			}
 		}

@@ -353,7 +353,13 @@ func TestPlayThroughForms(t *testing.T) {
 	wantRefused(422, "у порядку висування", "type", "vote", "target", "7", "voters", "1")
 	wantRefused(400, "Перевірте форму", "type", "vote", "target", "3", "voters", "11")
 	// a tie: 5 against #3, the other 5 go to #7; then the re-vote removes #3
+	if page := h.get(c, fmt.Sprintf("/games/%d", id)).Body; strings.Contains(page, "Усі, хто не голосував") {
+		t.Error("voting on #3, the first of two candidates, the page gives him the hands not raised")
+	}
 	h.mustAct(c, id, "type", "vote", "target", "3", "voters", "1", "voters", "2", "voters", "4", "voters", "5", "voters", "6")
+	if page := h.get(c, fmt.Sprintf("/games/%d", id)).Body; !strings.Contains(page, "Усі, хто не голосував") {
+		t.Error("voting on #7, the last candidate, the page does not say the rest of the hands go to him (R26)")
+	}
 	// #1 raises his hand again: refused, and the host is told the club's sanction for it (R28: disqualifying)
 	wantRefused(422, "голос проти кількох кандидатур — дискваліфікація", "type", "vote", "target", "7", "voters", "1", "voters", "8")
 	h.mustAct(c, id, "type", "vote", "target", "7")
@@ -714,6 +720,30 @@ func TestRemainingActions(t *testing.T) {
 	h.mustAct(c, hid, "type", "day")
 	if g := h.replay(hid); !g.Alive().Has(4) {
 		t.Error("the healed player was killed")
+	}
+	// day 2, #1 the only candidate: without the default vote (its option off) the page does not promise him the
+	// hands not raised
+	for nominated := false; ; {
+		next := h.replay(hid).Next()
+		var step mafia.PlanStep // the first step that waits for the host (the current one may be under way)
+		for _, ps := range next.Plan() {
+			if ps.Event != mafia.NoEvent {
+				step = ps
+				break
+			}
+		}
+		if step.Event != mafia.EvSpeech {
+			break
+		}
+		h.mustAct(c, hid, "type", "speech", "seat", strconv.Itoa(step.Seat))
+		if !nominated {
+			h.mustAct(c, hid, "type", "nominate", "by", strconv.Itoa(step.Seat), "target", "1")
+			nominated = true
+		}
+	}
+	page := h.get(c, fmt.Sprintf("/games/%d", hid)).Body
+	if !strings.Contains(page, `data-candidate="1"`) || strings.Contains(page, "Усі, хто не голосував") {
+		t.Errorf("home-doctor without the default vote: the vote form for #1 is missing or promises the rest of the hands")
 	}
 }
 
