@@ -293,6 +293,13 @@ func (s *Tournaments) SetJudge(ctx context.Context, admin *User, stageID int64, 
 	if err := need(admin, RoleAdmin); err != nil {
 		return err
 	}
+	st, err := s.Store.Stage(ctx, stageID)
+	if err != nil {
+		return err
+	}
+	if table < 1 || table > st.Tables() {
+		return Errorf(Invalid, "the stage has tables 1 to %d", st.Tables())
+	}
 	judge, err := s.Store.User(ctx, userID)
 	if err != nil || !judge.Role.Can(RoleHost) {
 		return Errorf(Invalid, "a table's judge must be a host or an admin")

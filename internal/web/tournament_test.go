@@ -63,6 +63,14 @@ func TestTournamentFlow(t *testing.T) {
 	st := strconv.FormatInt(stage[0].ID, 10)
 	// the recorded seed reproduces the schedule: reseat with another seed, then with the recorded one
 	first, seed := stage[0].Schedule, stage[0].Seed
+	// a mistyped number is refused with the field named, and the schedule stays as it was
+	before := h.get(admin, tour).Body
+	if r := h.post(admin, tour+"/reseat", url.Values{"stage": {st}, "seed": {"12x45"}}); r.StatusCode != http.StatusBadRequest || !strings.Contains(errorOf(r.Body), "«seed»: потрібне ціле число") {
+		t.Errorf("a seed that is not a number: %d %q", r.StatusCode, errorOf(r.Body))
+	}
+	if h.get(admin, tour).Body != before {
+		t.Error("a refused reseat changed the tournament page")
+	}
 	if r := h.post(admin, tour+"/reseat", url.Values{"stage": {st}, "seed": {"12345"}}); r.StatusCode != http.StatusSeeOther {
 		t.Fatalf("reseat: %d %s", r.StatusCode, errorOf(r.Body))
 	}
@@ -73,6 +81,11 @@ func TestTournamentFlow(t *testing.T) {
 	again, _ := h.store.Stage(context.Background(), stage[0].ID)
 	if fmt.Sprint(again.Schedule) != fmt.Sprint(first) || fmt.Sprint(other.Schedule) == fmt.Sprint(first) {
 		t.Errorf("the recorded seed does not reproduce the schedule (or another seed gives the same)")
+	}
+	for _, table := range []string{"0", "2", "-1"} {
+		if r := h.post(admin, tour+"/judge", url.Values{"stage": {st}, "table": {table}, "user": {strconv.FormatInt(hostUser.ID, 10)}}); r.StatusCode != http.StatusBadRequest || !strings.Contains(errorOf(r.Body), "столи від 1 до 1") {
+			t.Errorf("a judge for table %s of a one-table stage: %d %q", table, r.StatusCode, errorOf(r.Body))
+		}
 	}
 	if r := h.post(admin, tour+"/judge", url.Values{"stage": {st}, "table": {"1"}, "user": {strconv.FormatInt(hostUser.ID, 10)}}); r.StatusCode != http.StatusSeeOther {
 		t.Fatalf("judge: %d", r.StatusCode)

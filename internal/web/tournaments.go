@@ -270,8 +270,17 @@ func (s *Server) tournamentAction(w http.ResponseWriter, r *http.Request) {
 	}
 	u := currentUser(r)
 	ctx := r.Context()
+	// the form's numbers: an empty field is 0 (no top cut); anything else must be a whole number
+	for _, name := range []string{"participant", "rounds", "top", "stage", "table", "user", "seed", "round", "a", "b"} {
+		if v := strings.TrimSpace(r.PostFormValue(name)); v != "" {
+			if _, perr := strconv.ParseInt(v, 10, 64); perr != nil {
+				s.renderTournament(w, r, http.StatusBadRequest, s.errorText(s.page(r).Lang, club.Errorf(club.Invalid, "%s must be a whole number", name)))
+				return
+			}
+		}
+	}
 	num := func(name string) int64 {
-		v, _ := strconv.ParseInt(r.PostFormValue(name), 10, 64)
+		v, _ := strconv.ParseInt(strings.TrimSpace(r.PostFormValue(name)), 10, 64)
 		return v
 	}
 	switch r.PathValue("action") {
