@@ -487,7 +487,7 @@ func (s *Tournaments) FileProtest(ctx context.Context, u *User, gameID int64, ma
 
 // DecideProtest records the chief judge's final decision, with its reason (§T6.3.2-§T6.3.4).
 func (s *Tournaments) DecideProtest(ctx context.Context, u *User, gameID, protestID int64, upheld bool, reason string) error {
-	t, err := s.judgedTournament(ctx, u, gameID)
+	t, _, err := s.judgedTournament(ctx, u, gameID)
 	if err != nil {
 		return err
 	}
@@ -515,12 +515,15 @@ func (s *Tournaments) DecideProtest(ctx context.Context, u *User, gameID, protes
 
 // ApproveExtra records the chief judge's agreement to a winner's 0.6 or 0.7 extra points (§T6.1.3).
 func (s *Tournaments) ApproveExtra(ctx context.Context, u *User, gameID int64, seat int) error {
-	t, err := s.judgedTournament(ctx, u, gameID)
+	t, st, err := s.judgedTournament(ctx, u, gameID)
 	if err != nil {
 		return err
 	}
 	if u.ID != t.ChiefJudge {
 		return Errorf(Forbidden, "only the chief judge agrees to a winner's 0.6 or 0.7")
+	}
+	if seat < 1 || seat > len(st.Game.Seats) {
+		return Errorf(Invalid, "there is no seat %d at this table", seat)
 	}
 	return s.Store.ApproveExtra(ctx, gameID, seat, u.ID, s.now())
 }
@@ -610,13 +613,14 @@ func protestError(err error) error {
 
 // judgedTournament checks the role and returns the tournament of a tournament game: the prologue of a judge's
 // action on it.
-func (s *Tournaments) judgedTournament(ctx context.Context, u *User, gameID int64) (*Tournament, error) {
+func (s *Tournaments) judgedTournament(ctx context.Context, u *User, gameID int64) (*Tournament, *State, error) {
 	if err := need(u, RoleHost); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	_, stage, err := s.tournamentGame(ctx, gameID)
+	st, stage, err := s.tournamentGame(ctx, gameID)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return s.Store.Tournament(ctx, stage.TournamentID)
+	t, err := s.Store.Tournament(ctx, stage.TournamentID)
+	return t, st, err
 }

@@ -35,6 +35,16 @@ func (s *Server) gameList(w http.ResponseWriter, r *http.Request) {
 	s.render(w, "games", gameListView{Page: p, Live: live, Saved: saved})
 }
 
+// formVersion reads the game version the form was made from, which every change to a game must name (two devices
+// never overwrite each other).
+func formVersion(r *http.Request) (int64, error) {
+	v, err := strconv.ParseInt(r.PostFormValue("version"), 10, 64)
+	if err != nil || v < 0 {
+		return 0, club.Errorf(club.Invalid, "the form has no version; reload the page")
+	}
+	return v, nil
+}
+
 func gameID(r *http.Request) (int64, error) { return pathID(r, "id", "game") }
 
 // pathID reads a positive id from the URL's path; anything else is a page that does not exist.
@@ -101,9 +111,9 @@ func (s *Server) gameAct(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	version, err := strconv.ParseInt(r.PostFormValue("version"), 10, 64)
+	version, err := formVersion(r)
 	if err != nil {
-		s.fail(w, r, club.Errorf(club.Invalid, "the form has no version; reload the page"))
+		s.fail(w, r, err)
 		return
 	}
 	u := currentUser(r)
@@ -167,7 +177,11 @@ func (s *Server) gameUndo(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	version, _ := strconv.ParseInt(r.PostFormValue("version"), 10, 64)
+	version, err := formVersion(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	u := currentUser(r)
 	if r.PostFormValue("confirm") != "yes" {
 		s.fail(w, r, club.Errorf(club.Invalid, "confirm the undo"))
@@ -182,7 +196,11 @@ func (s *Server) gameSave(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	version, _ := strconv.ParseInt(r.PostFormValue("version"), 10, 64)
+	version, err := formVersion(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	rated := r.PostFormValue("rated") == "yes"
 	s.afterChange(w, r, nil, version)(s.Games.Save(r.Context(), currentUser(r), id, version, rated))
 }
@@ -193,7 +211,11 @@ func (s *Server) gameReopen(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	version, _ := strconv.ParseInt(r.PostFormValue("version"), 10, 64)
+	version, err := formVersion(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	s.afterChange(w, r, nil, version)(s.Games.Reopen(r.Context(), currentUser(r), id, version))
 }
 
@@ -330,7 +352,7 @@ func eventsFromForm(r *http.Request, st *club.State) ([]record.Event, error) {
 func (s *Server) approveExtra(w http.ResponseWriter, r *http.Request) {
 	id, err := gameID(r)
 	if err == nil {
-		seat, _ := strconv.Atoi(r.PostFormValue("seat"))
+		seat, _ := strconv.Atoi(r.PostFormValue("seat")) // not a number: 0, which the domain refuses
 		err = s.Tours.ApproveExtra(r.Context(), currentUser(r), id, seat)
 	}
 	if err != nil {

@@ -266,6 +266,11 @@ func TestPermissions(t *testing.T) {
 		h.mustAct(host, id, "type", "disqualify", "seat", s, "reason", "test")
 	}
 	v := strconv.FormatInt(h.version(id), 10)
+	for _, bad := range []string{"", "x", "-1"} {
+		if r := h.post(host, fmt.Sprintf("/games/%d/save", id), url.Values{"version": {bad}, "rated": {"yes"}}); r.StatusCode != http.StatusBadRequest || !strings.Contains(errorOf(r.Body), "онов") {
+			t.Errorf("a save with version %q: %d %q, want 400 asking to reload", bad, r.StatusCode, errorOf(r.Body))
+		}
+	}
 	if r := h.post(host, fmt.Sprintf("/games/%d/save", id), url.Values{"version": {v}, "rated": {"yes"}}); r.StatusCode != http.StatusSeeOther {
 		t.Fatalf("save: %d %s", r.StatusCode, errorOf(r.Body))
 	}

@@ -136,6 +136,11 @@ func TestTournamentFlow(t *testing.T) {
 	if r := h.post(judge, fmt.Sprintf("/games/%d/approve-extra", g1), url.Values{"seat": {strconv.Itoa(winner)}}); r.StatusCode != http.StatusForbidden {
 		t.Errorf("a table judge approves: %d", r.StatusCode)
 	}
+	for _, seat := range []string{"0", "11", "x"} {
+		if r := h.post(admin, fmt.Sprintf("/games/%d/approve-extra", g1), url.Values{"seat": {seat}}); r.StatusCode != http.StatusBadRequest {
+			t.Errorf("an agreement for seat %q: %d %q", seat, r.StatusCode, errorOf(r.Body))
+		}
+	}
 	if r := h.post(admin, fmt.Sprintf("/games/%d/approve-extra", g1), url.Values{"seat": {strconv.Itoa(winner)}}); r.StatusCode != http.StatusSeeOther {
 		t.Fatalf("the chief judge approves: %d", r.StatusCode)
 	}
