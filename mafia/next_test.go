@@ -324,3 +324,25 @@ func TestNextRestToLast(t *testing.T) {
 		t.Errorf("without the default vote: RestToLast %v, Rest %v", n.RestToLast, n.Rest)
 	}
 }
+
+// TestDisciplinable: fouls, warnings and disqualifications go to players at the table (or giving a last word)
+// while the game is played, and to anyone after its end (R62, R65).
+func TestDisciplinable(t *testing.T) {
+	g := play(t, "fiim-2025-club", ten, nil, Day(), Disqualify(4))
+	for s, want := range map[int]bool{0: false, 1: true, 4: false, 10: true, 11: false} {
+		if g.Disciplinable(s) != want {
+			t.Errorf("while played: #%d disciplinable %v, want %v", s, !want, want)
+		}
+	}
+	for _, s := range []int{3, 7, 9} {
+		if err := g.Apply(Disqualify(s)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !g.Disciplinable(4) {
+		t.Error("after the end, #4 cannot be disciplined")
+	}
+	if err := g.Apply(Foul(4)); err != nil {
+		t.Errorf("the engine refuses what Disciplinable allows: %v", err)
+	}
+}

@@ -25,6 +25,7 @@ type seatView struct {
 	Speaking, Actor  bool
 	Candidate, Voted bool
 	LastWord         bool
+	Disciplinable    bool // a foul, warning or disqualification may be given to him now (the engine says)
 	Points           string
 }
 
@@ -132,7 +133,7 @@ func (s *Server) renderGame(w http.ResponseWriter, r *http.Request, code int, st
 			RoleLetter: sr.Role.Letter(), Black: sr.Team == mafia.Black, Alive: sr.Alive, Fouls: sr.Fouls, Warnings: sr.Warnings,
 			Muted: next.Muted.Has(sr.Seat), Nominated: nominated.Has(sr.Seat), Speaking: next.Speaker == sr.Seat,
 			Actor: next.Actors.Has(sr.Seat), Candidate: candidates.Has(sr.Seat), Voted: next.Voted.Has(sr.Seat),
-			Points: formatPoints(sr.Points)}
+			Disciplinable: st.Play.Disciplinable(sr.Seat), Points: formatPoints(sr.Points)}
 		if sr.Out.How != mafia.NotOut {
 			sv.Out = p.T("out."+sr.Out.How.String(), p.T("phase."+sr.Out.Phase.String(), sr.Out.Number))
 		}

@@ -262,7 +262,13 @@ func TestPermissions(t *testing.T) {
 		t.Fatal("a refused action changed the game")
 	}
 	// play to a quick end (three disqualified blacks), save; a host may not reopen, an admin may
-	for _, s := range []string{"3", "7", "9"} {
+	h.mustAct(host, id, "type", "disqualify", "seat", "3", "reason", "test")
+	// #3 has left without a last word: the discipline lists no longer offer him (the engine would refuse)
+	dq := regexp.MustCompile(`(?s)name="type" value="disqualify">.*?</select>`).FindString(h.get(host, fmt.Sprintf("/games/%d", id)).Body)
+	if strings.Contains(dq, `<option value="3">`) || !strings.Contains(dq, `<option value="4">`) {
+		t.Errorf("the disqualification list after #3 left: %s", dq)
+	}
+	for _, s := range []string{"7", "9"} {
 		h.mustAct(host, id, "type", "disqualify", "seat", s, "reason", "test")
 	}
 	v := strconv.FormatInt(h.version(id), 10)
