@@ -1060,12 +1060,13 @@ func (g *Game) bestMove(e Event) error {
 	return nil
 }
 
+// Disciplinable says whether seat s may be given a foul, a warning or a disqualification now (see disciplined).
+func (g *Game) Disciplinable(s int) bool {
+	return s >= 1 && s <= MaxSeats && g.disciplined(uint8(s)) == nil
+}
+
 // disciplined checks that a foul, warning or disqualification may be given to seat s: a player at the table, one
 // giving his last word, or anyone once the game is over (spec §3).
-// Disciplinable says whether seat s may be given a foul, a warning or a disqualification now: while the game
-// is played, a player at the table or giving his last word; after its end, anyone (R62, R65).
-func (g *Game) Disciplinable(s int) bool { return s >= 1 && s <= MaxSeats && g.disciplined(uint8(s)) == nil }
-
 func (g *Game) disciplined(s uint8) error {
 	if err := g.seat(s); err != nil {
 		return err
