@@ -9,6 +9,7 @@ import (
 	"errors"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"mafiaclub/mafia"
 	"mafiaclub/mafia/record"
@@ -169,6 +170,9 @@ func (s *Games) Act(ctx context.Context, u *User, id, version int64, events []re
 	return s.ActOn(ctx, u, st, version, events)
 }
 
+// MaxEventText bounds an event's reason and note: they stay in the record and every chronology for good.
+const MaxEventText = 500
+
 // ActOn is Act on a state the caller has just loaded (with Load), so that one action loads the game once. The
 // state may be stale: the append still checks the version, so nothing is overwritten. The new state is built in
 // memory from the committed events.
@@ -190,6 +194,9 @@ func (s *Games) ActOn(ctx context.Context, u *User, st *State, version int64, ev
 	at := s.now()
 	stored := make([]StoredEvent, len(events))
 	for i, e := range events {
+		if utf8.RuneCountInString(e.Reason) > MaxEventText || utf8.RuneCountInString(e.Note) > MaxEventText {
+			return st, Errorf(Invalid, "a reason or note is at most %d characters", MaxEventText)
+		}
 		if err := play.Apply(e.Event); err != nil {
 			return st, &Error{Code: Rejected, Message: err.Error(), Cause: err}
 		}

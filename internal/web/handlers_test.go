@@ -262,7 +262,11 @@ func TestPermissions(t *testing.T) {
 		t.Fatal("a refused action changed the game")
 	}
 	// play to a quick end (three disqualified blacks), save; a host may not reopen, an admin may
-	h.mustAct(host, id, "type", "disqualify", "seat", "3", "reason", "test")
+	before := h.version(id)
+	if r := h.act(host, id, "type", "disqualify", "seat", "3", "reason", strings.Repeat("ї", 501)); r.StatusCode != http.StatusBadRequest || !strings.Contains(errorOf(r.Body), "не довше 500 символів") || h.version(id) != before {
+		t.Errorf("a 501-character reason: %d %q", r.StatusCode, errorOf(r.Body))
+	}
+	h.mustAct(host, id, "type", "disqualify", "seat", "3", "reason", strings.Repeat("ї", 500))
 	// #3 has left without a last word: the discipline lists no longer offer him (the engine would refuse)
 	dq := regexp.MustCompile(`(?s)name="type" value="disqualify">.*?</select>`).FindString(h.get(host, fmt.Sprintf("/games/%d", id)).Body)
 	if strings.Contains(dq, `<option value="3">`) || !strings.Contains(dq, `<option value="4">`) {
