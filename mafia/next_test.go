@@ -3,6 +3,7 @@ package mafia
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -344,5 +345,26 @@ func TestDisciplinable(t *testing.T) {
 	}
 	if err := g.Apply(Foul(4)); err != nil {
 		t.Errorf("the engine refuses what Disciplinable allows: %v", err)
+	}
+}
+
+// TestAdjustSteps: the club's 2025 points take manual corrections of ±0.1, ±0.3 and ±0.5 only (000 L198); the
+// steps the host page offers are exactly those the engine accepts.
+func TestAdjustSteps(t *testing.T) {
+	r, _ := RuleSet("fiim-2025-club")
+	steps := r.AdjustSteps()
+	if len(steps) != 6 {
+		t.Fatalf("steps %v", steps)
+	}
+	steps[0] = 20 // a caller's copy: the rule set keeps its own
+	for _, h := range []int{10, 30, 50, -10, -30, -50, 20, 40, -20, 100} {
+		g := play(t, "fiim-2025-club", ten, nil, Day())
+		err := g.Apply(Adjust(1, h))
+		if ok := slices.Contains(r.AdjustSteps(), h); (err == nil) != ok {
+			t.Errorf("a correction of %d hundredths: %v, offered %v", h, err, ok)
+		}
+	}
+	if x, _ := RuleSet("fiim-xcraft"); x.AdjustSteps() != nil {
+		t.Error("X-Craft's judge gives any amount within the limits, not fixed steps")
 	}
 }

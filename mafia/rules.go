@@ -2,6 +2,7 @@ package mafia
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -122,6 +123,18 @@ const (
 	SanctionFoul
 	SanctionDisqualify
 )
+
+// AdjustSteps returns the manual corrections the rule set allows, in hundredths, when it fixes them: ±0.1, ±0.3
+// and ±0.5 in the 2025 points system (000 L198, during the day and on the summary screen); nil where any amount
+// within ±10 points is allowed (X-Craft's judge's points, §T6.1) or the rule set has no points.
+func (r *Rules) AdjustSteps() []int {
+	if r.Points == Points2025 {
+		return slices.Clone(adjustSteps2025)
+	}
+	return nil
+}
+
+var adjustSteps2025 = []int{10, 30, 50, -10, -30, -50}
 
 // Composition returns the role table for n players, if the rule set fixes one.
 func (r *Rules) Composition(n int) (map[Role]int, bool) {

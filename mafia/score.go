@@ -1,5 +1,7 @@
 package mafia
 
+import "slices"
+
 // Points are kept in hundredths of a point (int32): exact, never binary floating point (spec §3).
 
 // Item is one kind of points a player gets in a game. Its name is stable once published.
@@ -220,9 +222,7 @@ func (g *Game) adjust(s uint8, points int32) error {
 		return violate(ErrAdjustRange, int(s), 0, "%s", hundredths(points))
 	}
 	if g.rules.Points == Points2025 {
-		// 000 L198: steps of ±0.1 / ±0.3 / ±0.5, during the day and on the summary screen.
-		switch points {
-		case 10, 30, 50, -10, -30, -50:
+		if slices.Contains(adjustSteps2025, int(points)) {
 			g.award(int(s), ItemAdjust, points)
 			return nil
 		}

@@ -232,12 +232,10 @@ func (s *Server) renderGame(w http.ResponseWriter, r *http.Request, code int, st
 		}
 		v.Points = append(v.Points, row)
 	}
-	switch rs.Points {
-	case mafia.Points2025:
-		v.Adjust = []string{"0.1", "0.3", "0.5", "-0.1", "-0.3", "-0.5"} // 000 L198
-	case mafia.PointsXCraft:
-		v.FreeAdjust = true
+	for _, h := range rs.AdjustSteps() {
+		v.Adjust = append(v.Adjust, strings.TrimRight(formatPoints(h), "0")) // "0.1", "-0.3"
 	}
+	v.FreeAdjust = rs.Points == mafia.PointsXCraft
 	if st.Game.StageID != 0 && p.User != nil {
 		if stage, err := s.Store.Stage(r.Context(), st.Game.StageID); err == nil {
 			if t, err := s.Store.Tournament(r.Context(), stage.TournamentID); err == nil {
