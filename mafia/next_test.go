@@ -368,3 +368,28 @@ func TestAdjustSteps(t *testing.T) {
 		t.Error("X-Craft's judge gives any amount within the limits, not fixed steps")
 	}
 }
+
+// TestRolesMatchValidation: every role Roles lists can be dealt, and no other: a home deal of commissar, mafia and
+// citizens takes each listed role in a citizen's place and refuses the others (C-44); a sport deal is its table.
+func TestRolesMatchValidation(t *testing.T) {
+	for _, r := range RuleSets() {
+		listed := r.Roles()
+		if _, fixed := r.Composition(r.MaxPlayers); fixed {
+			if !slices.Equal(listed, []Role{Citizen, Sheriff, Mafia, Don}) {
+				t.Errorf("%s: %v, want the sport table's roles", r.ID, listed)
+			}
+			continue
+		}
+		base := []Role{Commissar, Mafia, Mafia, Citizen, Citizen, Citizen, Citizen, Citizen}
+		if err := r.ValidateRoles(base); err != nil || !slices.Contains(listed, Commissar) || !slices.Contains(listed, Mafia) || !slices.Contains(listed, Citizen) {
+			t.Errorf("%s: commissar, mafia and citizens (%v) are not all dealable: %v", r.ID, listed, err)
+		}
+		for _, role := range []Role{Sheriff, Don, Doctor} {
+			deal := append(slices.Clone(base[:len(base)-1]), role)
+			err := r.ValidateRoles(deal)
+			if ok := slices.Contains(listed, role); (err == nil) != ok {
+				t.Errorf("%s: a deal with a %v: %v, but Roles lists it: %v", r.ID, role, err, ok)
+			}
+		}
+	}
+}

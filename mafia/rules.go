@@ -236,6 +236,18 @@ func RuleSet(id string) (*Rules, bool) {
 // RuleSets returns every rule set, in a stable order.
 func RuleSets() []*Rules { return append([]*Rules(nil), ruleSets...) }
 
+// Roles returns the roles a deal may hold under the rule set, in the order a form lists them: the sport table's
+// four, home-ua's citizens, commissar and mafia (004 L5, C-44), home-doctor's with the doctor and the don.
+func (r *Rules) Roles() []Role {
+	switch {
+	case r.tables != nil:
+		return []Role{Citizen, Sheriff, Mafia, Don}
+	case r.ID == "home-ua":
+		return []Role{Citizen, Commissar, Mafia}
+	}
+	return []Role{Citizen, Commissar, Doctor, Mafia, Don}
+}
+
 // ValidateRoles checks the seats' roles against the rule set: the player count, the role table where the rule
 // set fixes one, and the composition rules of the home rule sets (spec section 4; matrix C-02, C-44, C-25a).
 func (r *Rules) ValidateRoles(roles []Role) error {

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -387,7 +388,7 @@ func DealRoles(rs *mafia.Rules, n, mafiaN int, doctor bool) ([]mafia.Role, error
 			return nil, Errorf(Invalid, "too many special roles for %d players", n)
 		}
 		roles = append(roles, mafia.Commissar)
-		if doctor && rs.ID == "home-doctor" {
+		if doctor && slices.Contains(rs.Roles(), mafia.Doctor) {
 			roles = append(roles, mafia.Doctor)
 		}
 		for k := 0; k < mafiaN; k++ {

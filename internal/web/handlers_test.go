@@ -830,3 +830,36 @@ func TestLoginLandsOnTheRolesPage(t *testing.T) {
 		}
 	}
 }
+
+// TestNewGameOffersTheRuleSetsRoles: the hand-dealt role lists and the random deal's doctor box offer what the
+// rule set has (the engine's Rules.Roles), so the host cannot pick a doctor or a don for home-ua.
+func TestNewGameOffersTheRuleSetsRoles(t *testing.T) {
+	h := newHarness(t)
+	c := h.login("host", "demo-host")
+	roleList := regexp.MustCompile(`(?s)<select name="role1".*?</select>`)
+	for _, c2 := range []struct {
+		rules        string
+		want, absent []string
+		doctorBox    bool
+	}{
+		{"home-ua", []string{"citizen", "commissar", "mafia"}, []string{"doctor", "don", "sheriff"}, false},
+		{"home-doctor", []string{"commissar", "doctor", "don"}, []string{"sheriff"}, true},
+		{"fiim-2025-club", []string{"sheriff", "don"}, []string{"commissar", "doctor"}, false},
+	} {
+		page := h.get(c, "/games/new?rules="+c2.rules+"&n=7").Body
+		list := roleList.FindString(page)
+		for _, r := range c2.want {
+			if !strings.Contains(list, `value="`+r+`"`) {
+				t.Errorf("%s: the role list lacks %s", c2.rules, r)
+			}
+		}
+		for _, r := range c2.absent {
+			if strings.Contains(list, `value="`+r+`"`) {
+				t.Errorf("%s: the role list offers %s", c2.rules, r)
+			}
+		}
+		if strings.Contains(page, `name="doctor"`) != c2.doctorBox {
+			t.Errorf("%s: the doctor box shown %v, want %v", c2.rules, !c2.doctorBox, c2.doctorBox)
+		}
+	}
+}

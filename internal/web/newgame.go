@@ -42,6 +42,7 @@ type newGameView struct {
 	Mafia      int // home rule sets: how many mafia to deal
 	Doctor     bool
 	FixedTable bool
+	HasDoctor  bool // the rule set has a doctor (the engine says), so the random deal may include one
 	Error      string
 	NightID    int64
 	Pool       []string // the club night's main line-up, then its reserve: the seating pool
@@ -137,9 +138,10 @@ func (s *Server) newGameFromForm(r *http.Request) newGameView {
 		}
 		v.Options = append(v.Options, f)
 	}
-	roleChoices := []string{"citizen", "sheriff", "mafia", "don"}
-	if !v.FixedTable {
-		roleChoices = []string{"citizen", "commissar", "doctor", "mafia", "don"}
+	var roleChoices []string
+	for _, role := range rs.Roles() {
+		roleChoices = append(roleChoices, role.String())
+		v.HasDoctor = v.HasDoctor || role == mafia.Doctor
 	}
 	for i := 1; i <= v.N; i++ {
 		k := strconv.Itoa(i)
