@@ -98,7 +98,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 				club.DemoAdminLogin, club.DemoAdminPassword, club.DemoHostLogin, club.DemoHostPassword)
 		}
 	}
-	site, err := web.New(db, zone)
+	clock := club.NewClock(zone, nil)
+	db.Now = clock.Now
+	site, err := web.New(club.NewServices(db, clock))
 	if err != nil {
 		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
 		return 1

@@ -23,6 +23,8 @@ const (
 	Forbidden    Code = "forbidden"    // logged in, but not allowed
 	Rejected     Code = "rejected"     // the rules do not allow it (Cause holds the engine's rule error)
 	Closed       Code = "closed"       // the game is saved and closed to edits
+	TooMany      Code = "too_many"     // too many attempts from this login or address; wait
+	Busy         Code = "busy"         // the server is at its bound for this kind of work; try again soon
 	Internal     Code = "internal"     // our fault
 )
 
@@ -39,6 +41,9 @@ type Error struct {
 func (e *Error) Error() string {
 	if e.Cause != nil && e.Message == "" {
 		return string(e.Code) + ": " + e.Cause.Error()
+	}
+	if e.Cause != nil && e.Code == Internal {
+		return string(e.Code) + ": " + e.Message + ": " + e.Cause.Error() // logged: the cause is what we need
 	}
 	return string(e.Code) + ": " + e.Message
 }

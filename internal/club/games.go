@@ -17,14 +17,18 @@ import (
 )
 
 // Games runs live games: it checks every action with the rules engine and appends it to the game's log, so that
-// the log is always a record the engine accepts. Permissions are checked here, for every interface.
+// the log is always a record the engine accepts. Permissions are checked here, for every interface: a host runs a
+// club game; a tournament game is run only by its table's judge or the chief judge, and its roles are shown to
+// nobody else while it is played.
 type Games struct {
-	Store Store
-	Now   func() time.Time
-	Zone  *time.Location // the club's time zone, for the time stamps of the chronology
+	store Store
+	clock *Clock
+	tours *Tournaments
+	cache stateCache
 }
 
-// State is a game as loaded: its setup, its log, the record built from them and the engine's state.
+// State is a game as loaded: its setup, its log, the record built from them and the engine's state. A State is
+// shared (the last state of every game is kept for the next request): nobody changes one.
 type State struct {
 	Game   *Game
 	Log    []StoredEvent
@@ -36,21 +40,27 @@ type State struct {
 type NewGame struct {
 	Rules   string
 	Options map[string][]byte
-	Seats   []Seat
+	Seats   []NewSeat
 	Rated   bool
 	NightID int64
+	// Shuffle seats the players in a random order (crypto/rand).
+	Shuffle bool
+	// Deal deals the roles at random on the server: the rule set's table, or for the home rule sets Mafia mafia,
+	// a commissar and a doctor if Doctor. Otherwise each seat's Role is the card it was dealt.
+	Deal   bool
+	Mafia  int
+	Doctor bool
 }
 
-func (s *Games) now() time.Time {
-	t := time.Now()
-	if s.Now != nil {
-		t = s.Now()
-	}
-	if s.Zone != nil {
-		t = t.In(s.Zone)
-	}
-	return t
+// NewSeat is one seat of a new game: a club player found by his nickname, or a guest (never in the rating).
+type NewSeat struct {
+	Name     string
+	Role     string
+	Guest    bool
+	PlayerID int64 // already known (a tournament's participant); 0 to look the nickname up
 }
+
+func (s *Games) now() time.Time { return s.clock.Now() }
 
 func need(u *User, role Role) error {
 	if u == nil {
@@ -62,31 +72,91 @@ func need(u *User, role Role) error {
 	return nil
 }
 
-// Start creates a live game after checking the setup against the rule set: the player count, the role table and
-// the options.
-func (s *Games) Start(ctx context.Context, u *User, ng NewGame) (*Game, error) {
-	return s.start(ctx, u, ng, nil)
-}
+// ErrRoles wraps a role table the rule set refuses (a deal or cards entered by hand): Cause is the engine's error.
+var ErrRoles = errors.New("the roles do not fit the rule set")
 
-// start is Start with a hook that fills in more of the game (a tournament's slot) before it is stored.
-func (s *Games) start(ctx context.Context, u *User, ng NewGame, more func(*Game)) (*Game, error) {
+// Start creates a live game after checking the setup against the rule set: the seats (a name each, no name twice,
+// club players found by nickname), the player count, the role table and the options.
+func (s *Games) Start(ctx context.Context, u *User, ng NewGame) (*Game, error) {
 	if err := need(u, RoleHost); err != nil {
 		return nil, err
 	}
+	rs, ok := mafia.RuleSet(ng.Rules)
+	if !ok {
+		return nil, Errorf(Invalid, "unknown rule set %q", ng.Rules)
+	}
+	if ng.NightID != 0 {
+		if _, err := s.store.Night(ctx, ng.NightID); err != nil {
+			return nil, err
+		}
+	}
+	seats := make([]Seat, len(ng.Seats))
+	seen := map[string]bool{}
+	for i, ns := range ng.Seats {
+		name, err := cleanName(ns.Name, MaxNick, "name", true)
+		if err != nil {
+			return nil, err
+		}
+		if name == "" {
+			return nil, Errorf(Invalid, "seat %d has no name", i+1)
+		}
+		if seen[NickKey(name)] {
+			return nil, Errorf(Invalid, "%s sits twice", name)
+		}
+		seen[NickKey(name)] = true
+		seats[i] = Seat{Seat: i + 1, Name: name, Role: ns.Role, PlayerID: ns.PlayerID}
+		if !ns.Guest && ns.PlayerID == 0 {
+			p, err := s.store.PlayerByNick(ctx, name)
+			switch {
+			case err == nil:
+				seats[i].PlayerID, seats[i].Name = p.ID, p.Nick
+			case ErrorCode(err) != NotFound:
+				return nil, err
+			}
+		}
+	}
+	if ng.Shuffle {
+		Shuffle(len(seats), func(i, j int) {
+			seats[i].Name, seats[j].Name = seats[j].Name, seats[i].Name
+			seats[i].PlayerID, seats[j].PlayerID = seats[j].PlayerID, seats[i].PlayerID
+		})
+	}
+	if ng.Deal {
+		roles, err := DealRoles(rs, len(seats), ng.Mafia, ng.Doctor)
+		if err != nil {
+			return nil, &Error{Code: Invalid, Message: err.Error(), Cause: errors.Join(ErrRoles, err)}
+		}
+		for i := range seats {
+			seats[i].Role = roles[i].String()
+		}
+	} else {
+		roles := make([]mafia.Role, len(seats))
+		for i, st := range seats {
+			roles[i], _ = mafia.ParseRole(st.Role)
+		}
+		if err := rs.ValidateRoles(roles); err != nil {
+			return nil, &Error{Code: Invalid, Message: err.Error(), Cause: errors.Join(ErrRoles, err)}
+		}
+	}
+	return s.start(ctx, u, rs.ID, ng.Options, seats, ng.Rated, ng.NightID, nil)
+}
+
+// start stores a live game after checking its record, with a hook that fills in more of it (a tournament's slot).
+func (s *Games) start(ctx context.Context, u *User, rules string, options map[string][]byte, seats []Seat, rated bool, nightID int64, more func(*Game)) (*Game, error) {
 	opts := map[string][]byte{}
-	for k, v := range ng.Options {
+	for k, v := range options {
 		opts[k] = v
 	}
-	rec, err := buildRecord(ng.Rules, opts, ng.Seats, nil)
+	rec, err := buildRecord(rules, opts, seats, nil)
 	if err != nil {
 		return nil, &Error{Code: Invalid, Message: err.Error(), Cause: err}
 	}
-	g := &Game{Rules: rec.Rules.ID, Options: rec.OptionJSON, Seats: ng.Seats, Rated: ng.Rated, Status: GameLive,
-		HostID: u.ID, CreatedAt: s.now(), NightID: ng.NightID}
+	g := &Game{Rules: rec.Rules.ID, Options: rec.OptionJSON, Seats: seats, Rated: rated, Status: GameLive,
+		HostID: u.ID, CreatedAt: s.now(), NightID: nightID}
 	if more != nil {
 		more(g)
 	}
-	if err := s.Store.CreateGame(ctx, g); err != nil {
+	if err := s.store.CreateGame(ctx, g); err != nil {
 		return nil, err
 	}
 	return g, nil
@@ -111,20 +181,53 @@ func buildRecord(rules string, opts map[string][]byte, seats []Seat, events []re
 	return record.Build(rules, raw, rs, events)
 }
 
-// Load returns a game with its record and the engine's state.
+// Load returns a game with its record and the engine's state, for a host. A tournament game that is still being
+// played is shown only to its table's judge and the chief judge: its roles are hidden from everyone else.
 func (s *Games) Load(ctx context.Context, u *User, id int64) (*State, error) {
 	if err := need(u, RoleHost); err != nil {
 		return nil, err
 	}
-	return s.load(ctx, id)
-}
-
-func (s *Games) load(ctx context.Context, id int64) (*State, error) {
-	g, err := s.Store.Game(ctx, id)
+	st, err := s.load(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	log, err := s.Store.Events(ctx, id)
+	if st.Game.StageID != 0 && !st.Play.Finished() {
+		if err := s.tours.mayHost(ctx, u, st.Game); err != nil {
+			return nil, err
+		}
+	}
+	return st, nil
+}
+
+// List lists games for a host: live or saved (status), of a club night (nightID, 0 for all), newest first.
+func (s *Games) List(ctx context.Context, u *User, status GameStatus, nightID int64, limit int) ([]Game, error) {
+	if err := need(u, RoleHost); err != nil {
+		return nil, err
+	}
+	return s.store.Games(ctx, GameFilter{Status: status, NightID: nightID, Limit: limit})
+}
+
+// Audit lists a game's undo, save and reopen entries, for a host.
+func (s *Games) Audit(ctx context.Context, u *User, st *State) ([]AuditEntry, error) {
+	if err := need(u, RoleHost); err != nil {
+		return nil, err
+	}
+	return s.store.Audit(ctx, st.Game.ID)
+}
+
+// load returns a game's state: the one kept from the last request when the game's version has not moved since,
+// or else its log read and replayed.
+func (s *Games) load(ctx context.Context, id int64) (*State, error) {
+	g, err := s.store.Game(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if st := s.cache.get(id); st != nil && st.Game.Version == g.Version && st.Game.Status == g.Status && slices.Equal(st.Game.Seats, g.Seats) {
+		fresh := *st
+		fresh.Game = g
+		return &fresh, nil
+	}
+	log, err := s.store.Events(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -154,17 +257,16 @@ func (s *Games) load(ctx context.Context, id int64) (*State, error) {
 	if err != nil {
 		return nil, &Error{Code: Internal, Message: "stored game does not replay", Cause: err}
 	}
-	return &State{Game: g, Log: log, Record: rec, Play: play}, nil
+	st := &State{Game: g, Log: log, Record: rec, Play: play}
+	s.cache.put(st)
+	return st, nil
 }
 
 // Act records events on a live game made at version: all of them are checked by the engine first, then
 // appended in one transaction. A rejected event is a Rejected error whose Cause is the engine's rule error; a
 // game changed since version is a Conflict, and the fresh state is returned with it.
 func (s *Games) Act(ctx context.Context, u *User, id, version int64, events []record.Event) (*State, error) {
-	if err := need(u, RoleHost); err != nil {
-		return nil, err
-	}
-	st, err := s.load(ctx, id)
+	st, err := s.Load(ctx, u, id)
 	if err != nil {
 		return nil, err
 	}
@@ -185,11 +287,17 @@ func (s *Games) ActOn(ctx context.Context, u *User, st *State, version int64, ev
 		return nil, Errorf(Invalid, "no action")
 	}
 	id := st.Game.ID
+	if err := s.tours.mayHost(ctx, u, st.Game); err != nil {
+		return nil, err
+	}
 	if st.Game.Status != GameLive {
 		return st, Errorf(Closed, "the game is saved; an admin may reopen it")
 	}
 	if st.Game.Version != version {
 		return st, Errorf(Conflict, "someone else changed this game")
+	}
+	if err := s.tours.checkExtras(ctx, u, st, events); err != nil {
+		return st, err
 	}
 	play := st.Play.Clone()
 	at := s.now()
@@ -204,7 +312,7 @@ func (s *Games) ActOn(ctx context.Context, u *User, st *State, version int64, ev
 		e.At = at.Format(time.RFC3339)
 		stored[i] = StoredEvent{Seq: len(st.Log) + i + 1, JSON: record.EncodeEvent(e), At: at, By: u.ID}
 	}
-	if err := s.Store.Append(ctx, id, version, stored); err != nil {
+	if err := s.store.Append(ctx, id, version, stored); err != nil {
 		if ErrorCode(err) == Conflict {
 			fresh, lerr := s.load(ctx, id)
 			if lerr == nil {
@@ -219,7 +327,9 @@ func (s *Games) ActOn(ctx context.Context, u *User, st *State, version int64, ev
 	g.Events += len(stored)
 	rec := *st.Record
 	rec.Events = append(append(make([]record.Event, 0, len(rec.Events)+len(events)), rec.Events...), recorded(stored, len(g.Seats))...)
-	return &State{Game: &g, Log: append(append([]StoredEvent(nil), st.Log...), stored...), Record: &rec, Play: play}, nil
+	next := &State{Game: &g, Log: append(append([]StoredEvent(nil), st.Log...), stored...), Record: &rec, Play: play}
+	s.cache.put(next) // the page that follows is drawn from it, without reading and replaying the log again
+	return next, nil
 }
 
 // recorded decodes the events just stored (they were encoded from checked events, so they decode).
@@ -243,6 +353,11 @@ func (s *Games) prepare(ctx context.Context, u *User, role Role, id, version int
 	if err != nil {
 		return nil, err
 	}
+	if role != RoleAdmin { // an admin's reopening is his own power; the table is its judge's
+		if err := s.tours.mayHost(ctx, u, st.Game); err != nil {
+			return nil, err
+		}
+	}
 	if st.Game.Status != status {
 		if status == GameLive {
 			return st, Errorf(Closed, "the game is saved; an admin may reopen it")
@@ -265,7 +380,7 @@ func (s *Games) Undo(ctx context.Context, u *User, id, version int64) (*State, e
 		return st, Errorf(Invalid, "there is nothing to undo")
 	}
 	last := st.Log[len(st.Log)-1]
-	if _, err := s.Store.Undo(ctx, id, version, AuditEntry{At: s.now(), By: u.ID, Action: "undo", Detail: string(last.JSON)}); err != nil {
+	if _, err := s.store.Undo(ctx, id, version, AuditEntry{At: s.now(), By: u.ID, Action: "undo", Detail: string(last.JSON)}); err != nil {
 		if ErrorCode(err) == Conflict {
 			if fresh, lerr := s.load(ctx, id); lerr == nil {
 				return fresh, err
@@ -291,7 +406,7 @@ func (s *Games) Save(ctx context.Context, u *User, id, version int64, rated bool
 	}
 	g := *st.Game
 	g.Rated = rated
-	err = s.Store.SetStatus(ctx, id, version, GameSaved, rated, st.Play.Winner().String(), ResultsOf(&g, st.Play), AuditEntry{At: s.now(), By: u.ID, Action: action})
+	err = s.store.SetStatus(ctx, id, version, GameSaved, rated, st.Play.Winner().String(), ResultsOf(&g, st.Play), AuditEntry{At: s.now(), By: u.ID, Action: action})
 	if err != nil {
 		return st, err
 	}
@@ -304,7 +419,7 @@ func (s *Games) Reopen(ctx context.Context, u *User, id, version int64) (*State,
 	if err != nil {
 		return st, err
 	}
-	if err := s.Store.SetStatus(ctx, id, version, GameLive, st.Game.Rated, "", nil, AuditEntry{At: s.now(), By: u.ID, Action: "reopen"}); err != nil {
+	if err := s.store.SetStatus(ctx, id, version, GameLive, st.Game.Rated, "", nil, AuditEntry{At: s.now(), By: u.ID, Action: "reopen"}); err != nil {
 		return st, err
 	}
 	return s.load(ctx, id)
@@ -327,6 +442,9 @@ func (s *Games) Import(ctx context.Context, u *User, rec *record.Record, source 
 	if err := need(u, RoleAdmin); err != nil {
 		return nil, err
 	}
+	if rec == nil {
+		return nil, Errorf(Invalid, "no game to import")
+	}
 	play, err := rec.Replay()
 	if err != nil {
 		return nil, &Error{Code: Invalid, Message: "the game does not replay: " + err.Error(), Cause: err}
@@ -337,7 +455,7 @@ func (s *Games) Import(ctx context.Context, u *User, rec *record.Record, source 
 	seats := make([]Seat, len(rec.Seats))
 	for i, st := range rec.Seats {
 		seats[i] = Seat{Seat: st.Seat, Role: st.Role.String(), Name: st.Name}
-		p, err := s.Store.PlayerByNick(ctx, st.Name)
+		p, err := s.store.PlayerByNick(ctx, st.Name)
 		switch {
 		case err == nil:
 			seats[i].PlayerID = p.ID
@@ -366,7 +484,7 @@ func (s *Games) Import(ctx context.Context, u *User, rec *record.Record, source 
 	if rated {
 		action = "save_rated"
 	}
-	if err := s.Store.ImportGame(ctx, g, stored, play.Winner().String(), ResultsOf(g, play), AuditEntry{At: at, By: u.ID, Action: action}); err != nil {
+	if err := s.store.ImportGame(ctx, g, stored, play.Winner().String(), ResultsOf(g, play), AuditEntry{At: at, By: u.ID, Action: action}); err != nil {
 		return nil, err
 	}
 	return g, nil

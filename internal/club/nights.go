@@ -76,6 +76,7 @@ type Registration struct {
 	NightID     int64
 	UserID      int64
 	Nick        string
+	Status      MemberStatus // the member's status now
 	State       RegState
 	At          time.Time
 	CancelledAt time.Time

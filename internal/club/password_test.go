@@ -13,11 +13,21 @@ func TestPassword(t *testing.T) {
 	if !strings.HasPrefix(h, "$argon2id$v=19$m=65536,t=3,p=2$") {
 		t.Errorf("hash %q is not argon2id in PHC form", h)
 	}
-	if !CheckPassword(h, "correct horse") {
+	check := func(hash, pw string) bool {
+		ok, err := CheckPassword(hash, pw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	if !check(h, "correct horse") {
 		t.Error("the right password is refused")
 	}
-	if CheckPassword(h, "correct horsE") || CheckPassword(h, "") || CheckPassword("garbage", "correct horse") {
+	if check(h, "correct horsE") || check(h, "") || check("garbage", "correct horse") {
 		t.Error("a wrong password is accepted")
+	}
+	if check(h, "correct horse"+strings.Repeat("x", MaxPasswordLength)) {
+		t.Error("a password longer than any stored one is accepted")
 	}
 	h2, _ := HashPassword("correct horse")
 	if h2 == h {

@@ -104,3 +104,6 @@ func RoleIndex(role string) int {
 	}
 	return -1
 }
+
+// ClubRules is the club's own rule set, named here once: a new game's default.
+const ClubRules = "fiim-2025-club"

@@ -2,6 +2,7 @@ package club
 
 import (
 	"context"
+	"mafiaclub/mafia"
 	"time"
 )
 
@@ -99,3 +100,14 @@ type TournamentStore interface {
 	ApproveExtra(ctx context.Context, gameID int64, seat int, by int64, at time.Time) error
 	ExtraApproved(ctx context.Context, gameID int64, seat int) (bool, error)
 }
+
+// DefaultTournamentRules is the rule set a tournament gets when the organiser names none: the first with
+// tournament points (X-Craft §8.2-§8.3, §T6.1), asked of the engine rather than named.
+var DefaultTournamentRules = func() string {
+	for _, rs := range mafia.RuleSets() {
+		if rs.Points == mafia.PointsXCraft {
+			return rs.ID
+		}
+	}
+	return ClubRules
+}()

@@ -16,17 +16,12 @@ import (
 // Tournaments runs tournaments (seed 002 §7-§8, §T6, §P7): an admin organises them, the chief judge decides
 // protests and agrees to a winner's high extra points, each table's judge hosts its games.
 type Tournaments struct {
-	Store Store
-	Games *Games
-	Now   func() time.Time
+	store Store
+	games *Games
+	clock *Clock
 }
 
-func (s *Tournaments) now() time.Time {
-	if s.Now != nil {
-		return s.Now()
-	}
-	return time.Now()
-}
+func (s *Tournaments) now() time.Time { return s.clock.Now() }
 
 func randomSeed() int64 {
 	var b [8]byte
@@ -41,12 +36,15 @@ func (s *Tournaments) Create(ctx context.Context, admin *User, t *Tournament) er
 	if err := need(admin, RoleAdmin); err != nil {
 		return err
 	}
-	t.Name, t.Place = strings.TrimSpace(t.Name), strings.TrimSpace(t.Place)
-	if t.Name == "" {
-		return Errorf(Invalid, "give the tournament's name")
+	var err error
+	if t.Name, err = cleanName(t.Name, MaxTitle, "tournament's name", false); err != nil {
+		return err
+	}
+	if t.Place, err = cleanName(t.Place, MaxTitle, "place", true); err != nil {
+		return err
 	}
 	if t.Rules == "" {
-		t.Rules = "fiim-xcraft"
+		t.Rules = DefaultTournamentRules
 	}
 	if _, ok := mafia.RuleSet(t.Rules); !ok {
 		return Errorf(Invalid, "unknown rule set %q", t.Rules)
@@ -56,12 +54,12 @@ func (s *Tournaments) Create(ctx context.Context, admin *User, t *Tournament) er
 	if err1 != nil || err2 != nil || to.Before(from) {
 		return Errorf(Invalid, "the dates: the first and the last day, like 2027-03-13")
 	}
-	chief, err := s.Store.User(ctx, t.ChiefJudge)
-	if err != nil || !chief.Role.Can(RoleHost) {
+	chief, uerr := s.store.User(ctx, t.ChiefJudge)
+	if uerr != nil || !chief.Role.Can(RoleHost) {
 		return Errorf(Invalid, "the chief judge must be a host or an admin")
 	}
 	t.CreatedBy, t.LotSeed, t.CreatedAt = admin.ID, randomSeed(), s.now()
-	return s.Store.CreateTournament(ctx, t)
+	return s.store.CreateTournament(ctx, t)
 }
 
 // AddParticipant registers a player by his club nickname, or a guest by name; an admin's registration is
@@ -70,20 +68,20 @@ func (s *Tournaments) AddParticipant(ctx context.Context, admin *User, tournamen
 	if err := need(admin, RoleAdmin); err != nil {
 		return nil, err
 	}
-	name = strings.TrimSpace(name)
-	if name == "" {
-		return nil, Errorf(Invalid, "give the player's nickname or the guest's name")
+	name, err := cleanName(name, MaxNick, "player's nickname or guest's name", false)
+	if err != nil {
+		return nil, err
 	}
-	if _, err := s.Store.Tournament(ctx, tournamentID); err != nil {
+	if _, err := s.store.Tournament(ctx, tournamentID); err != nil {
 		return nil, err
 	}
 	p := &Participant{TournamentID: tournamentID, Name: name, Approved: true}
-	if pl, err := s.Store.PlayerByNick(ctx, name); err == nil {
+	if pl, err := s.store.PlayerByNick(ctx, name); err == nil {
 		p.PlayerID, p.Name = pl.ID, pl.Nick
 	} else if ErrorCode(err) != NotFound {
 		return nil, err
 	}
-	return p, s.Store.AddParticipant(ctx, p)
+	return p, s.store.AddParticipant(ctx, p)
 }
 
 // Register is a member's own registration; it waits for the organiser's approval.
@@ -94,23 +92,45 @@ func (s *Tournaments) Register(ctx context.Context, u *User, tournamentID int64)
 	if u.Status != StatusActive && u.Status != StatusLowPriority && !u.Role.Can(RoleHost) {
 		return nil, ErrNotApproved
 	}
-	pl, err := s.Store.Player(ctx, u.PlayerID)
+	pl, err := s.store.Player(ctx, u.PlayerID)
 	if err != nil {
 		return nil, Errorf(Invalid, "this account has no player profile")
 	}
-	if _, err := s.Store.Tournament(ctx, tournamentID); err != nil {
+	if _, err := s.store.Tournament(ctx, tournamentID); err != nil {
 		return nil, err
 	}
 	p := &Participant{TournamentID: tournamentID, PlayerID: pl.ID, Name: pl.Nick}
-	return p, s.Store.AddParticipant(ctx, p)
+	return p, s.store.AddParticipant(ctx, p)
 }
 
-// Approve approves a self-registration.
-func (s *Tournaments) Approve(ctx context.Context, admin *User, participantID int64) error {
+// Approve approves a self-registration to the tournament.
+func (s *Tournaments) Approve(ctx context.Context, admin *User, tournamentID, participantID int64) error {
 	if err := need(admin, RoleAdmin); err != nil {
 		return err
 	}
-	return s.Store.ApproveParticipant(ctx, participantID)
+	parts, err := s.store.Participants(ctx, tournamentID)
+	if err != nil {
+		return err
+	}
+	for _, p := range parts {
+		if p.ID == participantID {
+			return s.store.ApproveParticipant(ctx, participantID)
+		}
+	}
+	return Errorf(NotFound, "no such participant in this tournament")
+}
+
+// stageOf returns a stage of the tournament: a stage of another tournament is not found here, so that an action
+// on one tournament's page never reaches another's.
+func (s *Tournaments) stageOf(ctx context.Context, tournamentID, stageID int64) (*Stage, error) {
+	st, err := s.store.Stage(ctx, stageID)
+	if err != nil {
+		return nil, err
+	}
+	if st.TournamentID != tournamentID {
+		return nil, Errorf(NotFound, "no such stage in this tournament")
+	}
+	return st, nil
 }
 
 // AddStage seats the approved participants for rounds rounds with the seating generator (seat numbers and
@@ -122,7 +142,7 @@ func (s *Tournaments) AddStage(ctx context.Context, admin *User, tournamentID in
 	if err := need(admin, RoleAdmin); err != nil {
 		return nil, nil, err
 	}
-	t, err := s.Store.Tournament(ctx, tournamentID)
+	t, err := s.store.Tournament(ctx, tournamentID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -131,7 +151,7 @@ func (s *Tournaments) AddStage(ctx context.Context, admin *User, tournamentID in
 	if rs.MaxPlayers < per {
 		per = rs.MaxPlayers
 	}
-	all, err := s.Store.Participants(ctx, tournamentID)
+	all, err := s.store.Participants(ctx, tournamentID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -177,8 +197,11 @@ func (s *Tournaments) AddStage(ctx context.Context, admin *User, tournamentID in
 	if rounds < 1 || rounds > 30 {
 		return nil, nil, Errorf(Invalid, "1 to 30 rounds")
 	}
+	if name, err = cleanName(name, MaxTitle, "stage's name", true); err != nil {
+		return nil, nil, err
+	}
 	seed := randomSeed()
-	st := &Stage{TournamentID: tournamentID, Name: strings.TrimSpace(name), Rounds: rounds, PerTable: per, Seed: seed}
+	st := &Stage{TournamentID: tournamentID, Name: name, Rounds: rounds, PerTable: per, Seed: seed}
 	if st.Name == "" {
 		st.Name = "1"
 	}
@@ -190,7 +213,7 @@ func (s *Tournaments) AddStage(ctx context.Context, admin *User, tournamentID in
 	if err != nil {
 		return nil, nil, err
 	}
-	return st, q, s.Store.CreateStage(ctx, st)
+	return st, q, s.store.CreateStage(ctx, st)
 }
 
 // seat fills a stage's schedule from its seed, players and pairs kept apart.
@@ -227,15 +250,15 @@ func seat(st *Stage) (*seating.Quality, error) {
 
 // Reseat seats a stage that has not begun again from seed: the same seed, players and pairs give the same
 // schedule, so a recorded seed reproduces it.
-func (s *Tournaments) Reseat(ctx context.Context, admin *User, stageID, seed int64) error {
+func (s *Tournaments) Reseat(ctx context.Context, admin *User, tournamentID, stageID, seed int64) error {
 	if err := need(admin, RoleAdmin); err != nil {
 		return err
 	}
-	st, err := s.Store.Stage(ctx, stageID)
+	st, err := s.stageOf(ctx, tournamentID, stageID)
 	if err != nil {
 		return err
 	}
-	games, err := s.Store.Games(ctx, GameFilter{StageID: stageID, Limit: 1})
+	games, err := s.store.Games(ctx, GameFilter{StageID: stageID, Limit: 1})
 	if err != nil {
 		return err
 	}
@@ -246,15 +269,15 @@ func (s *Tournaments) Reseat(ctx context.Context, admin *User, stageID, seed int
 	if _, err := seat(st); err != nil {
 		return err
 	}
-	return s.Store.SetSchedule(ctx, stageID, seed, st.Schedule)
+	return s.store.SetSchedule(ctx, stageID, seed, st.Schedule)
 }
 
 // Swap exchanges two participants' places in one round of a stage, as the organiser decides.
-func (s *Tournaments) Swap(ctx context.Context, admin *User, stageID int64, round int, a, b int64) error {
+func (s *Tournaments) Swap(ctx context.Context, admin *User, tournamentID, stageID int64, round int, a, b int64) error {
 	if err := need(admin, RoleAdmin); err != nil {
 		return err
 	}
-	st, err := s.Store.Stage(ctx, stageID)
+	st, err := s.stageOf(ctx, tournamentID, stageID)
 	if err != nil {
 		return err
 	}
@@ -275,7 +298,7 @@ func (s *Tournaments) Swap(ctx context.Context, admin *User, stageID int64, roun
 	if pa == nil || pb == nil || a == b {
 		return Errorf(Invalid, "choose two players of round %d", round)
 	}
-	games, err := s.Store.Games(ctx, GameFilter{StageID: stageID, Limit: 500})
+	games, err := s.store.Games(ctx, GameFilter{StageID: stageID, Limit: 500})
 	if err != nil {
 		return err
 	}
@@ -285,31 +308,31 @@ func (s *Tournaments) Swap(ctx context.Context, admin *User, stageID int64, roun
 		}
 	}
 	*pa, *pb = b, a
-	return s.Store.SetSchedule(ctx, stageID, st.Seed, st.Schedule)
+	return s.store.SetSchedule(ctx, stageID, st.Seed, st.Schedule)
 }
 
 // SetJudge names the judge of a table of a stage.
-func (s *Tournaments) SetJudge(ctx context.Context, admin *User, stageID int64, table int, userID int64) error {
+func (s *Tournaments) SetJudge(ctx context.Context, admin *User, tournamentID, stageID int64, table int, userID int64) error {
 	if err := need(admin, RoleAdmin); err != nil {
 		return err
 	}
-	st, err := s.Store.Stage(ctx, stageID)
+	st, err := s.stageOf(ctx, tournamentID, stageID)
 	if err != nil {
 		return err
 	}
 	if table < 1 || table > st.Tables() {
 		return Errorf(Invalid, "the stage has tables 1 to %d", st.Tables())
 	}
-	judge, err := s.Store.User(ctx, userID)
+	judge, err := s.store.User(ctx, userID)
 	if err != nil || !judge.Role.Can(RoleHost) {
 		return Errorf(Invalid, "a table's judge must be a host or an admin")
 	}
-	return s.Store.SetTableJudge(ctx, stageID, table, userID)
+	return s.store.SetTableJudge(ctx, stageID, table, userID)
 }
 
 // judgeOf returns the judge of a stage's table, or 0.
 func (s *Tournaments) judgeOf(ctx context.Context, stageID int64, table int) (int64, error) {
-	js, err := s.Store.TableJudges(ctx, stageID)
+	js, err := s.store.TableJudges(ctx, stageID)
 	if err != nil {
 		return 0, err
 	}
@@ -321,32 +344,68 @@ func (s *Tournaments) judgeOf(ctx context.Context, stageID int64, table int) (in
 	return 0, nil
 }
 
+// CanHost reports whether u hosts the games of a tournament's table whose judge is judge: that judge or the
+// tournament's chief judge.
+func CanHost(u *User, t *Tournament, judge int64) bool {
+	return u != nil && u.Role.Can(RoleHost) && (u.ID == judge && judge != 0 || u.ID == t.ChiefJudge)
+}
+
+// ErrNotTheJudge refuses an action on a tournament game by anyone but its table's judge and the chief judge.
+var ErrNotTheJudge = &Error{Code: Forbidden, Message: "only this table's judge or the chief judge runs its games",
+	Format: "only this table's judge or the chief judge runs its games"}
+
+// mayHost checks that u may run a game: any host a club game; a tournament game its table's judge or the chief
+// judge.
+func (s *Tournaments) mayHost(ctx context.Context, u *User, g *Game) error {
+	if err := need(u, RoleHost); err != nil {
+		return err
+	}
+	if g.StageID == 0 {
+		return nil
+	}
+	stage, err := s.store.Stage(ctx, g.StageID)
+	if err != nil {
+		return err
+	}
+	t, err := s.store.Tournament(ctx, stage.TournamentID)
+	if err != nil {
+		return err
+	}
+	judge, err := s.judgeOf(ctx, g.StageID, g.TableNo)
+	if err != nil {
+		return err
+	}
+	if !CanHost(u, t, judge) {
+		return ErrNotTheJudge
+	}
+	return nil
+}
+
 // StartGame starts a scheduled game (stage, round, table) with its participants in their seats; the roles are
-// dealt at random on the server or entered as dealt with cards. Its table's judge, the chief judge or an admin
-// hosts it.
-func (s *Tournaments) StartGame(ctx context.Context, u *User, stageID int64, round, table int, roles []string) (*Game, error) {
+// dealt at random on the server or entered as dealt with cards. Its table's judge or the chief judge hosts it.
+func (s *Tournaments) StartGame(ctx context.Context, u *User, tournamentID, stageID int64, round, table int, roles []string) (*Game, error) {
 	if err := need(u, RoleHost); err != nil {
 		return nil, err
 	}
-	st, err := s.Store.Stage(ctx, stageID)
+	st, err := s.stageOf(ctx, tournamentID, stageID)
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.Store.Tournament(ctx, st.TournamentID)
+	t, err := s.store.Tournament(ctx, st.TournamentID)
 	if err != nil {
 		return nil, err
-	}
-	if round < 1 || round > len(st.Schedule) || table < 1 || table > st.Tables() {
-		return nil, Errorf(Invalid, "no such round and table")
 	}
 	judge, err := s.judgeOf(ctx, stageID, table)
 	if err != nil {
 		return nil, err
 	}
-	if u.ID != judge && u.ID != t.ChiefJudge && !u.Role.Can(RoleAdmin) {
-		return nil, Errorf(Forbidden, "only this table's judge starts its games")
+	if !CanHost(u, t, judge) {
+		return nil, ErrNotTheJudge
 	}
-	parts, err := s.Store.Participants(ctx, t.ID)
+	if round < 1 || round > len(st.Schedule) || table < 1 || table > st.Tables() {
+		return nil, Errorf(Invalid, "no such round and table")
+	}
+	parts, err := s.store.Participants(ctx, t.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -373,10 +432,9 @@ func (s *Tournaments) StartGame(ctx context.Context, u *User, stageID int64, rou
 		p := byID[id]
 		seats[i] = Seat{Seat: i + 1, Role: roles[i], Name: p.Name, PlayerID: p.PlayerID}
 	}
-	g, err := s.Games.start(ctx, u, NewGame{Rules: t.Rules, Seats: seats, Rated: true}, func(g *Game) {
+	return s.games.start(ctx, u, t.Rules, nil, seats, true, 0, func(g *Game) {
 		g.StageID, g.Round, g.TableNo = stageID, round, table
 	})
-	return g, err
 }
 
 // participantsAt returns the participant ids at the seats of a tournament game.
@@ -390,24 +448,23 @@ func participantsAt(st *Stage, g *Game) []int64 {
 // Standings orders the participants of a tournament (a stage when stageName is not "") by §T6.2, from its saved
 // games, with the lot drawn from the tournament's seed.
 func (s *Tournaments) Standings(ctx context.Context, tournamentID int64, stageName string) ([]tourney.Line, map[int64]Participant, error) {
-	t, err := s.Store.Tournament(ctx, tournamentID)
+	t, err := s.store.Tournament(ctx, tournamentID)
 	if err != nil {
 		return nil, nil, err
 	}
-	stages, err := s.Store.Stages(ctx, tournamentID)
+	stages, err := s.store.Stages(ctx, tournamentID)
 	if err != nil {
 		return nil, nil, err
 	}
 	var results []tourney.GameResult
-	admin := &User{Role: RoleAdmin}
 	for i := range stages {
 		st := &stages[i]
-		games, err := s.Store.Games(ctx, GameFilter{StageID: st.ID, Status: GameSaved, Limit: 500})
+		games, err := s.store.Games(ctx, GameFilter{StageID: st.ID, Status: GameSaved, Limit: 500})
 		if err != nil {
 			return nil, nil, err
 		}
 		for _, g := range games {
-			state, err := s.Games.Load(ctx, admin, g.ID)
+			state, err := s.games.load(ctx, g.ID)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -418,7 +475,7 @@ func (s *Tournaments) Standings(ctx context.Context, tournamentID int64, stageNa
 			results = append(results, tourney.FromGame(state.Play, ids, st.Name))
 		}
 	}
-	parts, err := s.Store.Participants(ctx, tournamentID)
+	parts, err := s.store.Participants(ctx, tournamentID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -454,12 +511,16 @@ func (s *Tournaments) FileProtest(ctx context.Context, u *User, gameID int64, ma
 	if err := need(u, RoleMember); err != nil {
 		return nil, err
 	}
+	text, err := cleanText(text, MaxNote, "protest", true)
+	if err != nil {
+		return nil, err
+	}
 	st, stage, err := s.tournamentGame(ctx, gameID)
 	if err != nil {
 		return nil, err
 	}
 	ids := participantsAt(stage, st.Game)
-	parts, err := s.Store.Participants(ctx, stage.TournamentID)
+	parts, err := s.store.Participants(ctx, stage.TournamentID)
 	if err != nil {
 		return nil, err
 	}
@@ -469,7 +530,7 @@ func (s *Tournaments) FileProtest(ctx context.Context, u *User, gameID int64, ma
 			me = p.ID
 		}
 	}
-	existing, err := s.Store.Protests(ctx, gameID)
+	existing, err := s.store.Protests(ctx, gameID)
 	if err != nil {
 		return nil, err
 	}
@@ -482,16 +543,23 @@ func (s *Tournaments) FileProtest(ctx context.Context, u *User, gameID int64, ma
 		return nil, protestError(err)
 	}
 	sp := &StoredProtest{GameID: gameID, ParticipantID: me, Matter: p.Matter, Text: p.Text, At: p.At}
-	return sp, s.Store.FileProtest(ctx, sp)
+	return sp, s.store.FileProtest(ctx, sp)
 }
 
 // DecideProtest records the chief judge's final decision, with its reason (§T6.3.2-§T6.3.4).
 func (s *Tournaments) DecideProtest(ctx context.Context, u *User, gameID, protestID int64, upheld bool, reason string) error {
+	reason, err := cleanText(reason, MaxNote, "reason", true)
+	if err != nil {
+		return err
+	}
 	t, _, err := s.judgedTournament(ctx, u, gameID)
 	if err != nil {
 		return err
 	}
-	list, err := s.Store.Protests(ctx, gameID)
+	if u.ID != t.ChiefJudge {
+		return Errorf(Forbidden, "only the chief judge decides protests")
+	}
+	list, err := s.store.Protests(ctx, gameID)
 	if err != nil {
 		return err
 	}
@@ -508,7 +576,7 @@ func (s *Tournaments) DecideProtest(ctx context.Context, u *User, gameID, protes
 		}
 		p := list[i]
 		p.DecidedBy, p.DecidedAt, p.Upheld, p.Reason = u.ID, tp.DecidedAt, tp.Upheld, tp.Reason
-		return s.Store.DecideProtest(ctx, &p)
+		return s.store.DecideProtest(ctx, &p)
 	}
 	return Errorf(NotFound, "no such protest")
 }
@@ -522,23 +590,26 @@ func (s *Tournaments) ApproveExtra(ctx context.Context, u *User, gameID int64, s
 	if u.ID != t.ChiefJudge {
 		return Errorf(Forbidden, "only the chief judge agrees to a winner's 0.6 or 0.7")
 	}
+	if st.Game.Status != GameLive {
+		return Errorf(Closed, "the game is saved; an admin may reopen it")
+	}
 	if seat < 1 || seat > len(st.Game.Seats) {
 		return Errorf(Invalid, "there is no seat %d at this table", seat)
 	}
-	return s.Store.ApproveExtra(ctx, gameID, seat, u.ID, s.now())
+	return s.store.ApproveExtra(ctx, gameID, seat, u.ID, s.now())
 }
 
-// CheckExtras refuses a judge's extra points that need the chief judge's agreement and do not have it. The
+// checkExtras refuses a judge's extra points that need the chief judge's agreement and do not have it. The
 // engine enforces the hard limits of §T6.1; this is §T6.1.3's approval, a tournament's matter.
-func (s *Tournaments) CheckExtras(ctx context.Context, u *User, st *State, events []record.Event) error {
+func (s *Tournaments) checkExtras(ctx context.Context, u *User, st *State, events []record.Event) error {
 	if st.Game.StageID == 0 {
 		return nil
 	}
-	stage, err := s.Store.Stage(ctx, st.Game.StageID)
+	stage, err := s.store.Stage(ctx, st.Game.StageID)
 	if err != nil {
 		return err
 	}
-	t, err := s.Store.Tournament(ctx, stage.TournamentID)
+	t, err := s.store.Tournament(ctx, stage.TournamentID)
 	if err != nil {
 		return err
 	}
@@ -560,7 +631,7 @@ func (s *Tournaments) CheckExtras(ctx context.Context, u *User, st *State, event
 			}
 		}
 		if tourney.ExtraNeedsApproval(sr.Won, already, int(e.Points)) {
-			ok, err := s.Store.ExtraApproved(ctx, st.Game.ID, seat)
+			ok, err := s.store.ExtraApproved(ctx, st.Game.ID, seat)
 			if err != nil {
 				return err
 			}
@@ -574,14 +645,14 @@ func (s *Tournaments) CheckExtras(ctx context.Context, u *User, st *State, event
 
 // tournamentGame loads a tournament game and its stage.
 func (s *Tournaments) tournamentGame(ctx context.Context, gameID int64) (*State, *Stage, error) {
-	st, err := s.Games.load(ctx, gameID)
+	st, err := s.games.load(ctx, gameID)
 	if err != nil {
 		return nil, nil, err
 	}
 	if st.Game.StageID == 0 {
 		return nil, nil, Errorf(NotFound, "not a tournament game")
 	}
-	stage, err := s.Store.Stage(ctx, st.Game.StageID)
+	stage, err := s.store.Stage(ctx, st.Game.StageID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -621,6 +692,6 @@ func (s *Tournaments) judgedTournament(ctx context.Context, u *User, gameID int6
 	if err != nil {
 		return nil, nil, err
 	}
-	t, err := s.Store.Tournament(ctx, stage.TournamentID)
+	t, err := s.store.Tournament(ctx, stage.TournamentID)
 	return t, st, err
 }

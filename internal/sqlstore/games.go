@@ -5,13 +5,15 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"mafiaclub/internal/club"
 )
 
 // CreateGame stores a new live game with its seats.
 func (db *DB) CreateGame(ctx context.Context, g *club.Game) error {
+	if g.CreatedAt.IsZero() {
+		g.CreatedAt = db.now()
+	}
 	return db.inTx(ctx, "game", func(tx *txn) error { return createGame(ctx, tx, g) })
 }
 
@@ -35,9 +37,6 @@ func createGame(ctx context.Context, tx *txn, g *club.Game) error {
 	}
 	if g.Options == nil {
 		opts = []byte("{}")
-	}
-	if g.CreatedAt.IsZero() {
-		g.CreatedAt = time.Now()
 	}
 	var night any
 	if g.NightID != 0 {
@@ -375,13 +374,15 @@ func (db *DB) LinkGuest(ctx context.Context, guestName string, gameID, playerID 
 		return 0, translate(err, "guest")
 	}
 	defer tx.Rollback()
-	q := `SELECT game_id, seat FROM game_seats WHERE player_id IS NULL AND name = ?`
-	args := []any{guestName}
+	// one seat per game, and never in a game the player sat in himself: one game counts once for him
+	q := `SELECT game_id, MIN(seat) FROM game_seats g WHERE player_id IS NULL AND name = ?
+		AND NOT EXISTS (SELECT 1 FROM game_seats o WHERE o.game_id = g.game_id AND o.player_id = ?)`
+	args := []any{guestName, playerID}
 	if gameID != 0 {
 		q += ` AND game_id = ?`
 		args = append(args, gameID)
 	}
-	rows, err := tx.QueryContext(ctx, q, args...)
+	rows, err := tx.QueryContext(ctx, q+` GROUP BY game_id`, args...)
 	if err != nil {
 		return 0, translate(err, "guest")
 	}

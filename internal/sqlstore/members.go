@@ -2,14 +2,13 @@ package sqlstore
 
 import (
 	"context"
-	"time"
 
 	"mafiaclub/internal/club"
 )
 
 // CreateMember adds a player profile and its pending account in one transaction.
 func (db *DB) CreateMember(ctx context.Context, u *club.User, p *club.Player) error {
-	now := time.Now()
+	now := db.now()
 	tx, err := db.w.BeginTx(ctx, nil)
 	if err != nil {
 		return translate(err, "member")
@@ -77,7 +76,78 @@ func (db *DB) ChangeMember(ctx context.Context, ch club.MemberChange) error {
 		ch.UserID, ms(ch.At), ch.By, ch.Field, from, ch.To, ch.Reason); err != nil {
 		return translate(err, "member log")
 	}
+	if ch.Field == "status" && from != ch.To {
+		if err := statusReachesNights(ctx, tx, ch); err != nil {
+			return err
+		}
+	}
 	return translate(tx.Commit(), "member")
+}
+
+// statusReachesNights applies a new status to the member's registrations for the nights that have not begun: an
+// excluded member leaves their line-ups (no strike: it is the club's decision, not a cancellation), a
+// low-priority member moves from a main line-up to the reserve (R99), and each night's main line-up is filled
+// again from its reserve, in registration order.
+func statusReachesNights(ctx context.Context, tx *txn, ch club.MemberChange) error {
+	rows, err := tx.QueryContext(ctx, `SELECT r.id, r.night_id, r.state FROM registrations r JOIN club_nights n ON n.id = r.night_id
+		WHERE r.user_id = ? AND r.state != 'cancelled' AND n.starts_at > ?`, ch.UserID, ms(ch.At))
+	if err != nil {
+		return translate(err, "registration")
+	}
+	type reg struct {
+		id, night int64
+		state     string
+	}
+	var regs []reg
+	for rows.Next() {
+		var r reg
+		if err := rows.Scan(&r.id, &r.night, &r.state); err != nil {
+			rows.Close()
+			return translate(err, "registration")
+		}
+		regs = append(regs, r)
+	}
+	rows.Close()
+	for _, r := range regs {
+		if err := tx.lock(ctx, "club_nights", r.night); err != nil {
+			return translate(err, "club night")
+		}
+		switch club.MemberStatus(ch.To) {
+		case club.StatusExcluded:
+			_, err = tx.ExecContext(ctx, `UPDATE registrations SET state = 'cancelled', cancelled_at = ?, late = ? WHERE id = ?`, ms(ch.At), false, r.id)
+		case club.StatusLowPriority:
+			_, err = tx.ExecContext(ctx, `UPDATE registrations SET state = 'reserve' WHERE id = ? AND state = 'main'`, r.id)
+		}
+		if err != nil {
+			return translate(err, "registration")
+		}
+		if err := fillMain(ctx, tx, r.night); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fillMain moves the first active members of a night's reserve, in registration order, to its main line-up while
+// it has free places.
+func fillMain(ctx context.Context, tx *txn, nightID int64) error {
+	var free int
+	if err := tx.QueryRowContext(ctx, `SELECT n.tables * n.per_table - (SELECT COUNT(*) FROM registrations r WHERE r.night_id = n.id AND r.state = 'main')
+		FROM club_nights n WHERE n.id = ?`, nightID).Scan(&free); err != nil {
+		return translate(err, "club night")
+	}
+	for ; free > 0; free-- {
+		res, err := tx.ExecContext(ctx, `UPDATE registrations SET state = 'main' WHERE id = (
+			SELECT r.id FROM registrations r JOIN users u ON u.id = r.user_id
+			WHERE r.night_id = ? AND r.state = 'reserve' AND u.status = 'active' ORDER BY r.at, r.id LIMIT 1)`, nightID)
+		if err != nil {
+			return translate(err, "registration")
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			break
+		}
+	}
+	return nil
 }
 
 // MemberLog returns the changes to a member, oldest first.

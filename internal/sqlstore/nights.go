@@ -11,7 +11,7 @@ import (
 // CreateNight adds a club night.
 func (db *DB) CreateNight(ctx context.Context, n *club.ClubNight) error {
 	if n.CreatedAt.IsZero() {
-		n.CreatedAt = time.Now()
+		n.CreatedAt = db.now()
 	}
 	id, err := db.w.insert(ctx, `INSERT INTO club_nights (starts_at, place, tables, per_table, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		ms(n.StartsAt), n.Place, n.Tables, n.PerTable, n.CreatedBy, ms(n.CreatedAt))
@@ -138,10 +138,8 @@ func (db *DB) Cancel(ctx context.Context, nightID, userID int64, now time.Time, 
 	}
 	if club.RegState(state) == club.RegMain {
 		// the first of the reserve, in registration order, who may take a main place
-		if _, err := tx.ExecContext(ctx, `UPDATE registrations SET state = 'main' WHERE id = (
-			SELECT r.id FROM registrations r JOIN users u ON u.id = r.user_id
-			WHERE r.night_id = ? AND r.state = 'reserve' AND u.status = 'active' ORDER BY r.at, r.id LIMIT 1)`, nightID); err != nil {
-			return nil, translate(err, "registration")
+		if err := fillMain(ctx, tx, nightID); err != nil {
+			return nil, err
 		}
 	}
 	return &r, translate(tx.Commit(), "registration")
@@ -172,7 +170,7 @@ func (db *DB) SetNoShow(ctx context.Context, nightID, userID int64, noShow bool,
 	return translate(tx.Commit(), "registration")
 }
 
-const regCols = `r.id, r.night_id, r.user_id, COALESCE(p.nick, u.name), r.state, r.at, COALESCE(r.cancelled_at, 0), r.late, r.no_show`
+const regCols = `r.id, r.night_id, r.user_id, COALESCE(p.nick, u.name), u.status, r.state, r.at, COALESCE(r.cancelled_at, 0), r.late, r.no_show`
 
 func (db *DB) registrations(ctx context.Context, where string, arg int64) ([]club.Registration, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT `+regCols+` FROM registrations r JOIN users u ON u.id = r.user_id
@@ -184,12 +182,12 @@ func (db *DB) registrations(ctx context.Context, where string, arg int64) ([]clu
 	var out []club.Registration
 	for rows.Next() {
 		var r club.Registration
-		var state string
+		var state, status string
 		var at, cancelled int64
-		if err := rows.Scan(&r.ID, &r.NightID, &r.UserID, &r.Nick, &state, &at, &cancelled, &r.Late, &r.NoShow); err != nil {
+		if err := rows.Scan(&r.ID, &r.NightID, &r.UserID, &r.Nick, &status, &state, &at, &cancelled, &r.Late, &r.NoShow); err != nil {
 			return nil, translate(err, "registration")
 		}
-		r.State, r.At = club.RegState(state), fromMS(at)
+		r.State, r.At, r.Status = club.RegState(state), fromMS(at), club.MemberStatus(status)
 		if cancelled != 0 {
 			r.CancelledAt = fromMS(cancelled)
 		}

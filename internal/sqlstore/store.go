@@ -34,6 +34,16 @@ var migrations embed.FS
 type DB struct {
 	w, r    dbh
 	dialect string // "sqlite" or "postgres": the folder of its migrations
+	// Now is the clock of the times the store fills in itself (a row's creation when the caller gave none); the
+	// program sets it to the club's clock. Nil is time.Now.
+	Now func() time.Time
+}
+
+func (db *DB) now() time.Time {
+	if db.Now != nil {
+		return db.Now()
+	}
+	return time.Now()
 }
 
 var _ club.Store = (*DB)(nil)
@@ -155,7 +165,7 @@ func (db *DB) migrate(ctx context.Context) error {
 			tx.Rollback()
 			return fmt.Errorf("migration %s: %w", f, err)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`, v, ms(time.Now())); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`, v, ms(db.now())); err != nil {
 			tx.Rollback()
 			return err
 		}

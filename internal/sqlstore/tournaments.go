@@ -11,7 +11,7 @@ import (
 // CreateTournament adds a tournament.
 func (db *DB) CreateTournament(ctx context.Context, t *club.Tournament) error {
 	if t.CreatedAt.IsZero() {
-		t.CreatedAt = time.Now()
+		t.CreatedAt = db.now()
 	}
 	id, err := db.w.insert(ctx, `INSERT INTO tournaments (name, starts_on, ends_on, place, rules, chief_judge, created_by, lot_seed, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.Name, t.StartsOn, t.EndsOn, t.Place, t.Rules, t.ChiefJudge, t.CreatedBy, t.LotSeed, ms(t.CreatedAt))
@@ -65,7 +65,7 @@ func (db *DB) AddParticipant(ctx context.Context, p *club.Participant) error {
 		player = p.PlayerID
 	}
 	id, err := db.w.insert(ctx, `INSERT INTO tournament_players (tournament_id, player_id, name, approved, created_at) VALUES (?, ?, ?, ?, ?)`,
-		p.TournamentID, player, p.Name, p.Approved, ms(time.Now()))
+		p.TournamentID, player, p.Name, p.Approved, ms(db.now()))
 	if err != nil {
 		return translate(err, "participant "+p.Name)
 	}
@@ -113,7 +113,7 @@ func (db *DB) CreateStage(ctx context.Context, s *club.Stage) error {
 		return club.Errorf(club.Internal, "schedule: %v", err)
 	}
 	if s.CreatedAt.IsZero() {
-		s.CreatedAt = time.Now()
+		s.CreatedAt = db.now()
 	}
 	players, _ := json.Marshal(s.Players)
 	apart, _ := json.Marshal(s.Apart)

@@ -13,7 +13,7 @@ import (
 // CreateUser adds an account.
 func (db *DB) CreateUser(ctx context.Context, u *club.User) error {
 	if u.CreatedAt.IsZero() {
-		u.CreatedAt = time.Now()
+		u.CreatedAt = db.now()
 	}
 	var player any
 	if u.PlayerID != 0 {
@@ -106,7 +106,7 @@ func (db *DB) DeleteSession(ctx context.Context, tokenHash []byte) error {
 // CreatePlayer adds a player profile.
 func (db *DB) CreatePlayer(ctx context.Context, p *club.Player) error {
 	if p.CreatedAt.IsZero() {
-		p.CreatedAt = time.Now()
+		p.CreatedAt = db.now()
 	}
 	id, err := db.w.insert(ctx, `INSERT INTO players (nick, nick_key, real_name, created_at) VALUES (?, ?, ?, ?)`, p.Nick, nickKey(p.Nick), p.RealName, ms(p.CreatedAt))
 	if err != nil {
@@ -169,7 +169,8 @@ func (db *DB) SearchPlayers(ctx context.Context, query string, limit int) ([]clu
 	q := nickKey(query)
 	like := "%" + escapeLike(q) + "%"
 	rows, err := db.r.QueryContext(ctx, `SELECT id, nick, real_name, created_at FROM players
-		WHERE nick_key LIKE ? ESCAPE '\' ORDER BY (nick_key LIKE ? ESCAPE '\') DESC, nick_key LIMIT ?`, like, escapeLike(q)+"%", limit)
+		WHERE nick_key LIKE ? ESCAPE '\'
+		AND NOT EXISTS (SELECT 1 FROM users u WHERE u.player_id = players.id AND u.status = 'excluded') ORDER BY (nick_key LIKE ? ESCAPE '\') DESC, nick_key LIMIT ?`, like, escapeLike(q)+"%", limit)
 	if err != nil {
 		return nil, translate(err, "player")
 	}
@@ -193,7 +194,7 @@ func escapeLike(s string) string {
 
 // nickKey is the form in which nicknames are compared: trimmed and folded to lower case by Go, so that "Анна" and
 // "анна" are one nickname on SQLite as on PostgreSQL.
-func nickKey(nick string) string { return strings.ToLower(strings.TrimSpace(nick)) }
+func nickKey(nick string) string { return club.NickKey(nick) }
 
 // PlayerByNick finds the player with this nickname, ignoring case; NotFound when there is none.
 func (db *DB) PlayerByNick(ctx context.Context, nick string) (*club.Player, error) {

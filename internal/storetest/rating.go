@@ -21,7 +21,7 @@ func init() {
 
 // genGame plays a short random but valid club game: a few manual corrections and fouls, then a team loss by a
 // random seat (so winners, roles and points vary), through club.Games like the host page does.
-func genGame(t *testing.T, games *club.Games, host *club.User, rng *rand.Rand, players []club.Player, at time.Time) (int64, bool) {
+func genGame(t *testing.T, clock *club.Clock, games *club.Games, host *club.User, rng *rand.Rand, players []club.Player, at time.Time) (int64, bool) {
 	roles := []string{"citizen", "citizen", "mafia", "citizen", "sheriff", "citizen", "don", "citizen", "mafia", "citizen"}
 	rng.Shuffle(len(roles), func(i, j int) { roles[i], roles[j] = roles[j], roles[i] })
 	perm := rng.Perm(len(players))
@@ -29,15 +29,15 @@ func genGame(t *testing.T, games *club.Games, host *club.User, rng *rand.Rand, p
 	for i := range seats {
 		seats[i] = club.Seat{Seat: i + 1, Role: roles[i]}
 		if rng.IntN(10) == 0 {
-			seats[i].Name = fmt.Sprintf("Guest %d", rng.IntN(1000))
+			seats[i].Name = fmt.Sprintf("Guest %d", rng.IntN(1000)*10+i) // never two guests of one name at a table
 		} else {
 			p := players[perm[i]]
 			seats[i].Name, seats[i].PlayerID = p.Nick, p.ID
 		}
 	}
 	rated := rng.IntN(4) != 0
-	games.Now = func() time.Time { return at }
-	g, err := games.Start(context.Background(), host, club.NewGame{Rules: "fiim-2025-club", Seats: seats, Rated: rated})
+	clock.Set(func() time.Time { return at })
+	g, err := games.Start(context.Background(), host, club.NewGame{Rules: "fiim-2025-club", Seats: NewSeats(seats), Rated: rated})
 	must(t, err)
 	var evs []record.Event
 	steps := []int{10, 30, 50, -10, -30, -50}
@@ -66,7 +66,8 @@ func rating(t *testing.T, s club.Store) {
 		must(t, s.CreatePlayer(ctx, &p))
 		players = append(players, p)
 	}
-	games := &club.Games{Store: s, Zone: time.UTC}
+	clock := club.NewClock(time.UTC, nil)
+	games := club.NewServices(s, clock).Games
 	rng := rand.New(rand.NewPCG(1, 2))
 	n := 2000 // thousands of games; -short plays fewer
 	if testing.Short() {
@@ -81,7 +82,7 @@ func rating(t *testing.T, s club.Store) {
 	var all []played
 	for i := 0; i < n; i++ {
 		at := base.Add(time.Duration(rng.IntN(2*365*24)) * time.Hour)
-		id, rated := genGame(t, games, host, rng, players, at)
+		id, rated := genGame(t, clock, games, host, rng, players, at)
 		all = append(all, played{id, rated, at})
 	}
 	// a reopened game leaves the rating until it is saved again
@@ -151,11 +152,11 @@ func guests(t *testing.T, s club.Store) {
 	host := NewHost(t, s, "h")
 	night := &club.ClubNight{StartsAt: time.Date(2026, 12, 5, 19, 0, 0, 0, time.UTC), Place: "Café", Tables: 1, PerTable: 10, CreatedBy: host.ID}
 	must(t, s.CreateNight(ctx, night))
-	games := &club.Games{Store: s, Zone: time.UTC, Now: func() time.Time { return night.StartsAt }}
+	games := club.NewServices(s, club.NewClock(time.UTC, func() time.Time { return night.StartsAt })).Games
 	play := func(rated bool) int64 {
 		seats := tenSeats()
 		seats[0].Name = "Vasyl" // a citizen; red wins by the blacks' team loss
-		g, err := games.Start(ctx, host, club.NewGame{Rules: "fiim-2025-club", Seats: seats, Rated: rated, NightID: night.ID})
+		g, err := games.Start(ctx, host, club.NewGame{Rules: "fiim-2025-club", Seats: NewSeats(seats), Rated: rated, NightID: night.ID})
 		must(t, err)
 		st, err := games.Act(ctx, host, g.ID, 0, []record.Event{{Event: mafia.TeamLoss(3)}})
 		must(t, err)

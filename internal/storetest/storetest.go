@@ -126,6 +126,15 @@ func tenSeats() []club.Seat {
 	return seats
 }
 
+// NewSeats turns a game's seats into a new game's: the players as they are, the others guests.
+func NewSeats(seats []club.Seat) []club.NewSeat {
+	out := make([]club.NewSeat, len(seats))
+	for i, st := range seats {
+		out[i] = club.NewSeat{Name: st.Name, Role: st.Role, PlayerID: st.PlayerID, Guest: st.PlayerID == 0}
+	}
+	return out
+}
+
 func ev(seq int, js string, by int64) club.StoredEvent {
 	return club.StoredEvent{Seq: seq, JSON: []byte(js), At: time.Now(), By: by}
 }

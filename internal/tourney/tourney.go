@@ -178,17 +178,25 @@ func lot(seed uint64, participant int64) uint64 {
 	return rand.New(rand.NewPCG(seed, uint64(participant))).Uint64()
 }
 
-// CSV writes the standings as CSV: a header, then one row per line, points as decimals with two places
-// ("1.25", "-0.50").
+// CSVHeader is the header of the standings' CSV: the columns of CSVRecord.
+func CSVHeader() []string {
+	return []string{"rank", "participant", "games", "points", "extra", "wins", "don_sheriff_wins", "first_night_deaths", "decided_by"}
+}
+
+// CSVRecord is one line of the standings as CSV cells, points as decimals with two places ("1.25", "-0.50").
+func CSVRecord(l Line) []string {
+	return []string{strconv.Itoa(l.Rank), strconv.FormatInt(l.Participant, 10), strconv.Itoa(l.Games),
+		Decimal(l.Points), Decimal(l.Extra), strconv.Itoa(l.Wins), strconv.Itoa(l.DonSheriffWins),
+		strconv.Itoa(l.FirstNightDeaths), string(l.DecidedBy)}
+}
+
+// CSV writes the standings as CSV: a header, then one row per line.
 func CSV(lines []Line) []byte {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
-	_ = w.Write([]string{"rank", "participant", "games", "points", "extra", "wins", "don_sheriff_wins",
-		"first_night_deaths", "decided_by"})
+	_ = w.Write(CSVHeader())
 	for _, l := range lines {
-		_ = w.Write([]string{strconv.Itoa(l.Rank), strconv.FormatInt(l.Participant, 10), strconv.Itoa(l.Games),
-			Decimal(l.Points), Decimal(l.Extra), strconv.Itoa(l.Wins), strconv.Itoa(l.DonSheriffWins),
-			strconv.Itoa(l.FirstNightDeaths), l.DecidedBy})
+		_ = w.Write(CSVRecord(l))
 	}
 	w.Flush()
 	return b.Bytes()

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"net"
 	"net/http"
 	"strings"
 
@@ -32,45 +33,43 @@ func (s *Server) loginForm(w http.ResponseWriter, r *http.Request) {
 	s.render(w, "login", loginView{Page: p, Next: safeNext(r.URL.Query().Get("next"))})
 }
 
-// login checks a login and password. A wrong login and a wrong password get the same answer, after the same
-// slow hash, so that an attacker cannot tell which logins exist.
+// login checks a login and password (club.Accounts.Login: throttled, one answer for a wrong login and a wrong
+// password) and opens a session.
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
-	login := strings.TrimSpace(r.PostFormValue("login"))
-	pass := r.PostFormValue("password")
+	f := club.Credentials{Login: r.PostFormValue("login"), Password: r.PostFormValue("password"), Addr: clientAddr(r)}
 	next := safeNext(r.PostFormValue("next"))
-	keys := loginKeys(r, login)
-	if s.throttle.blocked(keys, s.Now()) {
+	_, token, err := s.svc.Accounts.Login(r.Context(), f)
+	if err != nil {
 		p := s.page(r)
 		p.Title = p.T("login.title")
-		w.WriteHeader(http.StatusTooManyRequests)
-		s.render(w, "login", loginView{Page: p, Next: next, Login: login, Error: p.T("login.throttled")})
-		return
-	}
-	u, err := s.Store.UserByLogin(r.Context(), login)
-	ok := false
-	if err == nil {
-		ok = club.CheckPassword(u.PasswordHash, pass)
-	} else {
-		club.CheckPassword(dummyHash, pass)
-		if club.ErrorCode(err) != club.NotFound {
+		msg := s.errorText(p.Lang, err)
+		switch club.ErrorCode(err) {
+		case club.Unauthorized:
+			msg = p.T("login.wrong")
+		case club.TooMany:
+			msg = p.T("login.throttled")
+		case club.Busy:
+			w.Header().Set("Retry-After", "5")
+		default:
 			s.fail(w, r, err)
 			return
 		}
-	}
-	if !ok {
-		s.throttle.fail(keys, s.Now())
-		p := s.page(r)
-		p.Title = p.T("login.title")
-		w.WriteHeader(http.StatusUnauthorized)
-		s.render(w, "login", loginView{Page: p, Next: next, Login: login, Error: p.T("login.wrong")})
+		w.WriteHeader(status(club.ErrorCode(err)))
+		s.render(w, "login", loginView{Page: p, Next: next, Login: strings.TrimSpace(f.Login), Error: msg})
 		return
 	}
-	s.throttle.succeed(keys)
-	if err := s.startSession(w, r, u); err != nil {
-		s.fail(w, r, err)
-		return
-	}
+	s.setSession(w, r, token)
 	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+// clientAddr is the address a request came from, for the throttles (a reverse proxy's own address when there is
+// one: its clients share it, and its limits are set for that).
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }
 
 type passwordView struct {
@@ -97,23 +96,16 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
 		refuse(http.StatusBadRequest, p.T("signup.mismatch"))
 		return
 	}
-	var keep []byte
-	if c, err := r.Cookie(sessionCookie); err == nil {
-		keep = hashToken(c.Value)
-	}
-	err := s.Club.ChangePassword(r.Context(), currentUser(r), r.PostFormValue("current"), r.PostFormValue("new"), keep)
+	err := s.svc.Accounts.ChangePassword(r.Context(), currentUser(r), r.PostFormValue("current"), r.PostFormValue("new"), sessionToken(r))
 	switch club.ErrorCode(err) {
 	case "":
 		http.Redirect(w, r, "/me/password?done=1", http.StatusSeeOther)
-	case club.Invalid:
-		refuse(http.StatusBadRequest, s.errorText(p.Lang, err))
+	case club.Invalid, club.TooMany, club.Busy:
+		refuse(status(club.ErrorCode(err)), s.errorText(p.Lang, err))
 	default:
 		s.fail(w, r, err)
 	}
 }
-
-// dummyHash is checked when the login does not exist, so that both failures take as long.
-var dummyHash, _ = club.HashPassword("not a real password at all")
 
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 	s.endSession(w, r)
@@ -134,7 +126,7 @@ func (s *Server) setLang(w http.ResponseWriter, r *http.Request) {
 	http.SetCookie(w, &http.Cookie{Name: "lang", Value: lang, Path: "/", MaxAge: 365 * 24 * 3600, SameSite: http.SameSiteLaxMode,
 		Secure: s.secureCookie(r)})
 	if u := currentUser(r); u != nil {
-		if err := s.Store.SetUserLang(r.Context(), u.ID, lang); err != nil {
+		if err := s.svc.Accounts.SetLang(r.Context(), u, lang); err != nil {
 			s.fail(w, r, err)
 			return
 		}

@@ -26,18 +26,26 @@ func TestSignUpApproveAndRegister(t *testing.T) {
 	h := newHarness(t)
 	edm, _ := time.LoadLocation("America/Edmonton")
 	clk := &clock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, edm)}
-	h.site.Now = clk.now
+	h.site.Services().Clock.Set(clk.now)
 	admin := h.login("admin", "demo-admin")
 
-	// a person signs up: pending, logged in, cannot register yet
+	// a person signs up: pending, then logs in, and cannot register yet
 	anon := h.client()
 	r := h.post(anon, "/signup", url.Values{"login": {"olena"}, "nick": {"Olena"}, "real_name": {"Olena Petrenko"}, "password": {"secret-pass"}, "password2": {"secret-pass"}})
-	if r.StatusCode != http.StatusSeeOther {
+	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/signup?done=1" {
 		t.Fatalf("sign-up: %d %s", r.StatusCode, errorOf(r.Body))
 	}
-	olena := anon
-	if r := h.post(h.client(), "/signup", url.Values{"login": {"OLENA"}, "nick": {"X"}, "password": {"secret-pass"}, "password2": {"secret-pass"}}); r.StatusCode != http.StatusConflict {
-		t.Errorf("a taken login: %d", r.StatusCode)
+	if page := h.get(anon, "/signup?done=1").Body; !strings.Contains(page, `id="signup-done"`) {
+		t.Errorf("the sign-up does not say it was received")
+	}
+	olena := h.login("olena", "secret-pass")
+	// a taken login gets the very answer a free one gets, and no account: sign-up tells nobody which logins exist
+	taken := h.post(h.client(), "/signup", url.Values{"login": {"OLENA"}, "nick": {"X"}, "password": {"other-pass"}, "password2": {"other-pass"}})
+	if taken.StatusCode != r.StatusCode || taken.Header.Get("Location") != r.Header.Get("Location") || taken.Body != r.Body {
+		t.Errorf("a taken login is answered differently: %d %q", taken.StatusCode, taken.Header.Get("Location"))
+	}
+	if r := h.post(h.client(), "/login", url.Values{"login": {"OLENA"}, "password": {"other-pass"}}); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("the taken login's sign-up made an account: %d", r.StatusCode)
 	}
 	if r := h.post(h.client(), "/signup", url.Values{"login": {"ivan"}, "nick": {"Ivan"}, "password": {"secret-pass"}, "password2": {"other-pass"}}); r.StatusCode != http.StatusBadRequest {
 		t.Errorf("mismatched passwords: %d", r.StatusCode)
@@ -238,7 +246,7 @@ func TestRatingAndHistoryPages(t *testing.T) {
 
 func TestNightsFeedsAndPrivacy(t *testing.T) {
 	h := newHarness(t)
-	h.site.Now = func() time.Time { return time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC) }
+	h.site.Services().Clock.Set(func() time.Time { return time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC) })
 	admin := h.login("admin", "demo-admin")
 	h.post(admin, "/nights", url.Values{"date": {"2026-12-05"}, "time": {"19:00"}, "place": {"Café; Ruby, Hall 2"}, "tables": {"2"}, "per_table": {"10"}})
 	c := h.client()
@@ -301,10 +309,10 @@ func (h *harness) multipart(c *http.Client, path string, fields map[string]strin
 
 func TestProfileAndPhoto(t *testing.T) {
 	h := newHarness(t)
-	c := h.client()
-	if r := h.post(c, "/signup", url.Values{"login": {"taras"}, "nick": {"Taras"}, "password": {"secret-pass"}, "password2": {"secret-pass"}}); r.StatusCode != http.StatusSeeOther {
+	if r := h.post(h.client(), "/signup", url.Values{"login": {"taras"}, "nick": {"Taras"}, "password": {"secret-pass"}, "password2": {"secret-pass"}}); r.StatusCode != http.StatusSeeOther {
 		t.Fatal(r.StatusCode)
 	}
+	c := h.login("taras", "secret-pass")
 	// a nickname another player has is refused, at sign-up and on the profile
 	if r := h.post(h.client(), "/signup", url.Values{"login": {"other"}, "nick": {"joker"}, "password": {"secret-pass"}, "password2": {"secret-pass"}}); r.StatusCode != http.StatusConflict || !strings.Contains(errorOf(r.Body), "Цей нік уже має інший гравець") {
 		t.Errorf("sign-up with a taken nickname: %d %q", r.StatusCode, errorOf(r.Body))
@@ -351,7 +359,7 @@ func TestProfileAndPhoto(t *testing.T) {
 func TestReviewFindings(t *testing.T) {
 	h := newHarness(t)
 	clk := &clock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
-	h.site.Now = clk.now
+	h.site.Services().Clock.Set(clk.now)
 	admin := h.login("admin", "demo-admin")
 	host := h.login("host", "demo-host")
 
@@ -391,8 +399,8 @@ func TestReviewFindings(t *testing.T) {
 	nightURL := r.Header.Get("Location")
 	m := h.user("member1", club.RoleMember)
 	h.post(m, nightURL+"/register", nil)
-	pending := h.client()
-	h.post(pending, "/signup", url.Values{"login": {"newbie"}, "nick": {"Newbie"}, "password": {"secret-pass"}, "password2": {"secret-pass"}})
+	h.post(h.client(), "/signup", url.Values{"login": {"newbie"}, "nick": {"Newbie"}, "password": {"secret-pass"}, "password2": {"secret-pass"}})
+	pending := h.login("newbie", "secret-pass")
 	if page := h.get(pending, nightURL).Body; strings.Contains(page, `id="main-lineup"`) {
 		t.Error("a pending member sees the line-up")
 	}

@@ -32,7 +32,7 @@ func TestE2EClubNight(t *testing.T) {
 		return time.Date(2026, time.March, day, hour, minute, 0, 0, kyiv)
 	}
 	clk := &siteClock{t: at(10, 12, 0)} // a Tuesday noon
-	site := startSite(t, kyiv, func(s *web.Server) { s.Now = clk.now })
+	site := startSite(t, kyiv, func(s *web.Server) { s.Services().Clock.Set(clk.now) })
 	defer site.checkLog(t)
 
 	// A Ukrainian phone, so the pages come in the club's default language. Headless chromium's Accept-Language
@@ -92,6 +92,9 @@ func TestE2EClubNight(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS(`input[name=password]`), "petro-secret"),
 		chromedp.SendKeys(chromedp.CSS(`input[name=password2]`), "petro-secret"))
 	petro.submit("sign up", "#signup-submit")
+	petro.wantPath("/signup")
+	petro.wantText("#signup-done", T("signup.done"))
+	petro.logIn("/me", "petro", "petro-secret")
 	petro.wantPath("/me")
 	petro.wantText("#my-status", T("status.pending"))
 

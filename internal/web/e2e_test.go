@@ -340,7 +340,7 @@ func startSite(t *testing.T, zone *time.Location, configure func(*web.Server)) *
 	if _, err := club.SeedDemo(ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	site, err := web.New(db, zone)
+	site, err := web.New(club.NewServices(db, club.NewClock(zone, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ func TestE2ETournament(t *testing.T) {
 
 	// The site's clock: the tournament's first day; the test moves it on as the day goes.
 	clk := &siteClock{t: time.Date(2027, time.March, 13, 10, 0, 0, 0, time.UTC)}
-	site := startSite(t, time.UTC, func(s *web.Server) { s.Now = clk.now })
+	site := startSite(t, time.UTC, func(s *web.Server) { s.Services().Clock.Set(clk.now) })
 	defer site.checkLog(t)
 
 	// A Ukrainian phone, so the pages come in the club's default language.

@@ -22,12 +22,12 @@ type gameListView struct {
 func (s *Server) gameList(w http.ResponseWriter, r *http.Request) {
 	p := s.page(r)
 	p.Title = p.T("games.title")
-	live, err := s.Store.Games(r.Context(), club.GameFilter{Status: club.GameLive, Limit: 50})
+	live, err := s.svc.Games.List(r.Context(), p.User, club.GameLive, 0, 50)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	saved, err := s.Store.Games(r.Context(), club.GameFilter{Status: club.GameSaved, Limit: 50})
+	saved, err := s.svc.Games.List(r.Context(), p.User, club.GameSaved, 0, 50)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -61,7 +61,7 @@ func (s *Server) loadGame(w http.ResponseWriter, r *http.Request) (*club.State, 
 	id, err := gameID(r)
 	if err == nil {
 		var st *club.State
-		if st, err = s.Games.Load(r.Context(), currentUser(r), id); err == nil {
+		if st, err = s.svc.Games.Load(r.Context(), currentUser(r), id); err == nil {
 			return st, true
 		}
 	}
@@ -88,7 +88,7 @@ func (s *Server) recordJSON(st *club.State) []byte {
 	rec.Extra = map[string]json.RawMessage{}
 	rec.Extra["id"] = []byte(strconv.FormatInt(st.Game.ID, 10))
 	rec.Extra["rated"] = []byte(strconv.FormatBool(st.Game.Rated))
-	rec.Extra["started"] = []byte(`"` + st.Game.CreatedAt.In(s.Zone).Format(time.RFC3339) + `"`)
+	rec.Extra["started"] = []byte(`"` + st.Game.CreatedAt.In(s.zone()).Format(time.RFC3339) + `"`)
 	if st.Game.NightID != 0 {
 		rec.Extra["event"] = []byte(strconv.FormatInt(st.Game.NightID, 10))
 	}
@@ -117,7 +117,7 @@ func (s *Server) gameAct(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u := currentUser(r)
-	st, err := s.Games.Load(r.Context(), u, id)
+	st, err := s.svc.Games.Load(r.Context(), u, id)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -127,11 +127,7 @@ func (s *Server) gameAct(w http.ResponseWriter, r *http.Request) {
 		s.renderGame(w, r, http.StatusBadRequest, st, s.errorText(s.page(r).Lang, err))
 		return
 	}
-	if err := s.Tours.CheckExtras(r.Context(), u, st, events); err != nil {
-		s.afterChange(w, r, st, version)(st, err)
-		return
-	}
-	s.afterChange(w, r, st, version)(s.Games.ActOn(r.Context(), u, st, version, events))
+	s.afterChange(w, r, st, version)(s.svc.Games.ActOn(r.Context(), u, st, version, events))
 }
 
 // sanctionHint tells the host, after a refused second hand in one round, what the rule set gives for voting
@@ -187,7 +183,7 @@ func (s *Server) gameUndo(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, club.Errorf(club.Invalid, "confirm the undo"))
 		return
 	}
-	s.afterChange(w, r, nil, version)(s.Games.Undo(r.Context(), u, id, version))
+	s.afterChange(w, r, nil, version)(s.svc.Games.Undo(r.Context(), u, id, version))
 }
 
 func (s *Server) gameSave(w http.ResponseWriter, r *http.Request) {
@@ -202,7 +198,7 @@ func (s *Server) gameSave(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rated := r.PostFormValue("rated") == "yes"
-	s.afterChange(w, r, nil, version)(s.Games.Save(r.Context(), currentUser(r), id, version, rated))
+	s.afterChange(w, r, nil, version)(s.svc.Games.Save(r.Context(), currentUser(r), id, version, rated))
 }
 
 func (s *Server) gameReopen(w http.ResponseWriter, r *http.Request) {
@@ -216,17 +212,17 @@ func (s *Server) gameReopen(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	s.afterChange(w, r, nil, version)(s.Games.Reopen(r.Context(), currentUser(r), id, version))
+	s.afterChange(w, r, nil, version)(s.svc.Games.Reopen(r.Context(), currentUser(r), id, version))
 }
 
 // gameLive streams a game's new versions (server-sent events), so that a second device reloads when the first
-// records something.
+// records something. Only those who may open the game follow it.
 func (s *Server) gameLive(w http.ResponseWriter, r *http.Request) {
-	id, err := gameID(r)
-	if err != nil {
-		s.fail(w, r, err)
+	st, ok := s.loadGame(w, r)
+	if !ok {
 		return
 	}
+	id := st.Game.ID
 	rc := http.NewResponseController(w)
 	_ = rc.SetWriteDeadline(time.Time{})
 	w.Header().Set("Content-Type", "text/event-stream")
@@ -353,7 +349,7 @@ func (s *Server) approveExtra(w http.ResponseWriter, r *http.Request) {
 	id, err := gameID(r)
 	if err == nil {
 		seat, _ := strconv.Atoi(r.PostFormValue("seat")) // not a number: 0, which the domain refuses
-		err = s.Tours.ApproveExtra(r.Context(), currentUser(r), id, seat)
+		err = s.svc.Tournaments.ApproveExtra(r.Context(), currentUser(r), id, seat)
 	}
 	if err != nil {
 		s.fail(w, r, err)

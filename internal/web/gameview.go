@@ -236,18 +236,14 @@ func (s *Server) renderGame(w http.ResponseWriter, r *http.Request, code int, st
 		v.Adjust = append(v.Adjust, strings.TrimRight(formatPoints(h), "0")) // "0.1", "-0.3"
 	}
 	v.FreeAdjust = rs.Points == mafia.PointsXCraft
-	if st.Game.StageID != 0 && p.User != nil {
-		if stage, err := s.Store.Stage(r.Context(), st.Game.StageID); err == nil {
-			if t, err := s.Store.Tournament(r.Context(), stage.TournamentID); err == nil {
-				v.IsChief = t.ChiefJudge == p.User.ID
-			}
-		}
+	if info, err := s.svc.Tournaments.Info(r.Context(), p.User, st); err == nil && info != nil {
+		v.IsChief = info.IsChief
 	}
 	v.Chrono = s.chronology(p, st)
 	if len(st.Log) > 0 {
 		v.LastEvent = v.Chrono[len(v.Chrono)-1].Text
 	}
-	audit, err := s.Store.Audit(r.Context(), st.Game.ID)
+	audit, err := s.svc.Games.Audit(r.Context(), p.User, st)
 	if err == nil {
 		for _, a := range audit {
 			detail := a.Detail

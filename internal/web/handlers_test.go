@@ -41,7 +41,7 @@ func newHarness(t *testing.T) *harness {
 		t.Fatal(err)
 	}
 	zone, _ := time.LoadLocation("America/Edmonton")
-	site, err := web.New(db, zone)
+	site, err := web.New(club.NewServices(db, club.NewClock(zone, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -500,7 +500,7 @@ func TestNewGameRefusals(t *testing.T) {
 		want  string
 	}{
 		{"wrong role table", []string{"citizen", "citizen", "mafia", "citizen", "citizen", "citizen", "don", "citizen", "mafia", "citizen"}, nil, "fiim-2025-club для 10 гравців роздає рівно: 6 × мирний, 1 × шериф, 2 × мафія, 1 × дон"},
-		{"empty seat", tenRoles, url.Values{"name4": {""}}, "На місці 4 немає гравця"},
+		{"empty seat", tenRoles, url.Values{"name4": {""}}, "на місці 4 немає гравця"},
 		{"seated twice", tenRoles, url.Values{"name4": {"Guest 3"}}, "Guest 3 посаджено двічі"},
 	}
 	for _, tc := range cases {
@@ -781,7 +781,7 @@ func TestSafeRedirects(t *testing.T) {
 func TestLoginThrottleAndPasswordChange(t *testing.T) {
 	h := newHarness(t)
 	clk := &clock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
-	h.site.Now = clk.now
+	h.site.Services().Clock.Set(clk.now)
 	c := h.user("olha", club.RoleMember)
 	other := h.login("olha", "password-olha") // a second session of the same account
 	for i := 0; i < 5; i++ {

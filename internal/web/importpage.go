@@ -94,7 +94,7 @@ func (s *Server) importGames(w http.ResponseWriter, r *http.Request) {
 		_ = json.Unmarshal(im.Record.Extra["id"], &source)
 		_ = json.Unmarshal(im.Record.Extra["started"], &startedText)
 		started, _ := time.Parse(time.RFC3339, startedText)
-		g, err := s.Games.Import(r.Context(), currentUser(r), im.Record, source, started, v.Rated)
+		g, err := s.svc.Games.Import(r.Context(), currentUser(r), im.Record, source, started, v.Rated)
 		if err != nil {
 			if club.ErrorCode(err) == club.Internal {
 				s.Log.Error("import", "file", fh.Filename, "err", err)

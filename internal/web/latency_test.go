@@ -63,7 +63,7 @@ func benchLatency(b *testing.B, clients, perClient int, think time.Duration) {
 	if _, err := club.SeedDemo(ctx, store); err != nil {
 		b.Fatal(err)
 	}
-	site, err := web.New(store, time.UTC)
+	site, err := web.New(club.NewServices(store, club.NewClock(time.UTC, nil)))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func benchLatency(b *testing.B, clients, perClient int, think time.Duration) {
 	}
 	versions := make([]int, clients) // every action raises the version by one, however many events it records
 	for c, id := range games {
-		if _, err := site.Games.Act(ctx, host, id, 0, events); err != nil {
+		if _, err := site.Services().Games.Act(ctx, host, id, 0, events); err != nil {
 			b.Fatalf("prefill game %d: %v", id, err)
 		}
 		versions[c] = 1

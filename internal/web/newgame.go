@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -52,22 +53,16 @@ func (s *Server) newGameForm(w http.ResponseWriter, r *http.Request) {
 	v := s.newGameFromForm(r)
 	if v.NightID != 0 {
 		// a game of a club night: its registered players are the seating pool, the main line-up first
-		if _, err := s.Store.Night(r.Context(), v.NightID); err != nil {
+		if _, err := s.svc.Nights.Night(r.Context(), v.NightID); err != nil {
 			s.fail(w, r, err)
 			return
 		}
-		regs, err := s.Store.Registrations(r.Context(), v.NightID)
+		pool, err := s.svc.Nights.Pool(r.Context(), currentUser(r), v.NightID)
 		if err != nil {
 			s.fail(w, r, err)
 			return
 		}
-		for _, state := range []club.RegState{club.RegMain, club.RegReserve} {
-			for _, reg := range regs {
-				if reg.State == state && !reg.NoShow {
-					v.Pool = append(v.Pool, reg.Nick)
-				}
-			}
-		}
+		v.Pool = pool
 		if !r.Form.Has("form") {
 			for i := range v.Seats {
 				if i < len(v.Pool) {
@@ -89,7 +84,7 @@ func (s *Server) newGameFromForm(r *http.Request) newGameView {
 		Rated: r.Form.Get("rated") == "on" || first, Shuffle: r.Form.Get("shuffle") == "on"}
 	rs, ok := mafia.RuleSet(v.RulesID)
 	if !ok {
-		rs, _ = mafia.RuleSet("fiim-2025-club")
+		rs, _ = mafia.RuleSet(club.ClubRules)
 		v.RulesID = rs.ID
 	}
 	if v.Deal != "hand" {
@@ -152,7 +147,7 @@ func (s *Server) newGameFromForm(r *http.Request) newGameView {
 }
 
 func (s *Server) renderNewGame(w http.ResponseWriter, r *http.Request, code int, v newGameView, errText string) {
-	players, err := s.Store.SearchPlayers(r.Context(), "", 200)
+	players, err := s.svc.Accounts.SearchPlayers(r.Context(), currentUser(r), "", 200)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -162,63 +157,36 @@ func (s *Server) renderNewGame(w http.ResponseWriter, r *http.Request, code int,
 	s.render(w, "newgame", v)
 }
 
-// createGame seats the players (shuffled at random if asked), deals the roles (with crypto/rand on the server,
-// or as entered for a game dealt with real cards), and starts the game. The engine checks the role table.
+// createGame starts a game from the form: the seats (club players found by nickname, or guests), shuffled if
+// asked, the roles dealt at random on the server or entered as dealt with cards (club.Games.Start checks them
+// with the engine), and the options.
 func (s *Server) createGame(w http.ResponseWriter, r *http.Request) {
 	v := s.newGameFromForm(r)
-	bad := func(key string, args ...any) {
-		s.renderNewGame(w, r, http.StatusBadRequest, v, v.T(key, args...))
-	}
 	rs, _ := mafia.RuleSet(v.RulesID)
-	seats := make([]club.Seat, v.N)
-	seen := map[string]bool{}
-	for i, f := range v.Seats {
-		if f.Name == "" {
-			bad("new.err.name", f.N)
-			return
-		}
-		if seen[strings.ToLower(f.Name)] {
-			bad("new.err.twice", f.Name)
-			return
-		}
-		seen[strings.ToLower(f.Name)] = true
-		seats[i] = club.Seat{Seat: f.N, Name: f.Name, Role: f.Role}
-		if !f.Guest {
-			p, err := s.Store.PlayerByNick(r.Context(), f.Name)
-			switch {
-			case err == nil:
-				seats[i].PlayerID, seats[i].Name = p.ID, p.Nick
-			case club.ErrorCode(err) != club.NotFound:
-				s.fail(w, r, err)
-				return
-			}
-		}
+	ng := club.NewGame{Rules: rs.ID, Options: v.optionJSON(), Rated: v.Rated, NightID: v.NightID, Shuffle: v.Shuffle,
+		Deal: v.Deal == "random", Mafia: v.Mafia, Doctor: v.Doctor}
+	for _, f := range v.Seats {
+		ng.Seats = append(ng.Seats, club.NewSeat{Name: f.Name, Role: f.Role, Guest: f.Guest})
 	}
-	if v.Shuffle {
-		club.Shuffle(len(seats), func(i, j int) {
-			seats[i].Name, seats[j].Name = seats[j].Name, seats[i].Name
-			seats[i].PlayerID, seats[j].PlayerID = seats[j].PlayerID, seats[i].PlayerID
-		})
+	g, err := s.svc.Games.Start(r.Context(), currentUser(r), ng)
+	switch {
+	case err == nil:
+		http.Redirect(w, r, "/games/"+strconv.FormatInt(g.ID, 10), http.StatusSeeOther)
+	case errors.Is(err, club.ErrRoles):
+		key := "new.err.setup"
+		if ng.Deal {
+			key = "new.err.deal"
+		}
+		s.renderNewGame(w, r, http.StatusBadRequest, v, v.T(key, s.roleError(v.Page, rs, v.N, err)))
+	case club.ErrorCode(err) == club.Invalid || club.ErrorCode(err) == club.NotFound:
+		s.renderNewGame(w, r, status(club.ErrorCode(err)), v, v.T("new.err.setup", s.messageText(v.Lang, err)))
+	default:
+		s.fail(w, r, err)
 	}
-	if v.Deal == "random" {
-		roles, err := club.DealRoles(rs, v.N, v.Mafia, v.Doctor)
-		if err != nil {
-			bad("new.err.deal", s.roleError(v.Page, rs, v.N, err))
-			return
-		}
-		for i := range seats {
-			seats[i].Role = roles[i].String()
-		}
-	} else {
-		roles := make([]mafia.Role, len(seats))
-		for i, st := range seats {
-			roles[i], _ = mafia.ParseRole(st.Role)
-		}
-		if err := rs.ValidateRoles(roles); err != nil {
-			bad("new.err.setup", s.roleError(v.Page, rs, v.N, err))
-			return
-		}
-	}
+}
+
+// optionJSON is the form's options as the record's JSON values.
+func (v newGameView) optionJSON() map[string][]byte {
 	opts := map[string][]byte{}
 	for _, f := range v.Options {
 		var raw []byte
@@ -242,27 +210,12 @@ func (s *Server) createGame(w http.ResponseWriter, r *http.Request) {
 		}
 		opts[f.Key] = raw
 	}
-	if v.NightID != 0 {
-		if _, err := s.Store.Night(r.Context(), v.NightID); err != nil {
-			s.fail(w, r, err)
-			return
-		}
-	}
-	g, err := s.Games.Start(r.Context(), currentUser(r), club.NewGame{Rules: rs.ID, Options: opts, Seats: seats, Rated: v.Rated, NightID: v.NightID})
-	if err != nil {
-		if club.ErrorCode(err) == club.Invalid {
-			bad("new.err.setup", s.errorText(v.Lang, err))
-			return
-		}
-		s.fail(w, r, err)
-		return
-	}
-	http.Redirect(w, r, "/games/"+strconv.FormatInt(g.ID, 10), http.StatusSeeOther)
+	return opts
 }
 
 // playerSearch answers the seating form's search: club players whose nickname contains q.
 func (s *Server) playerSearch(w http.ResponseWriter, r *http.Request) {
-	ps, err := s.Store.SearchPlayers(r.Context(), r.URL.Query().Get("q"), 20)
+	ps, err := s.svc.Accounts.SearchPlayers(r.Context(), currentUser(r), r.URL.Query().Get("q"), 20)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -284,10 +237,19 @@ func (s *Server) playerSearch(w http.ResponseWriter, r *http.Request) {
 func (s *Server) roleError(p Page, rs *mafia.Rules, n int, err error) string {
 	comp, ok := rs.Composition(n)
 	if !ok {
-		if ce, isClub := err.(*club.Error); isClub {
+		var ce *club.Error
+		if errors.As(err, &ce) && ce.Format != "" {
 			return s.errorText(p.Lang, ce)
 		}
-		return p.T("new.err.roles_free", rs.ID, err.Error())
+		cause := err
+		if ce != nil && ce.Cause != nil {
+			cause = ce.Cause
+		}
+		msg := cause.Error()
+		if j, isJoin := cause.(interface{ Unwrap() []error }); isJoin && len(j.Unwrap()) == 2 {
+			msg = j.Unwrap()[1].Error() // the engine's own words, after ErrRoles
+		}
+		return p.T("new.err.roles_free", rs.ID, msg)
 	}
 	var parts []string
 	for _, role := range []mafia.Role{mafia.Citizen, mafia.Sheriff, mafia.Mafia, mafia.Don} {

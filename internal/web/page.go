@@ -48,7 +48,7 @@ func (s *Server) page(r *http.Request) Page {
 	if u != nil {
 		lang = u.Lang
 	}
-	return Page{Lang: pickLang(r, lang), Langs: Languages, User: u, Path: r.URL.RequestURI(), cat: s.Catalog, zone: s.Zone}
+	return Page{Lang: pickLang(r, lang), Langs: Languages, User: u, Path: r.URL.RequestURI(), cat: s.Catalog, zone: s.zone()}
 }
 
 var funcs = template.FuncMap{

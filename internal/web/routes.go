@@ -9,7 +9,8 @@ import (
 
 // routes lists every route of the site. Permissions: public pages need nothing; a member registers for club nights;
 // host pages need the host role (an admin has it too); reopening a saved game, club nights, members and no-shows
-// need an admin. club.Games and club.Club check the same again.
+// need an admin. The club's services check the same again, and everything finer (a tournament table's judge, a
+// member's own registration): a route's role is only the first gate.
 func (s *Server) routes(mux *http.ServeMux) {
 	static, _ := fs.Sub(staticFS, "static")
 	mux.Handle("GET /static/", http.StripPrefix("/static/", cacheStatic(http.FileServerFS(static))))
@@ -77,6 +78,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /history/{id}/protests/{pid}", s.require(club.RoleHost, s.decideProtest))
 	mux.HandleFunc("POST /games/{id}/approve-extra", s.require(club.RoleHost, s.approveExtra))
 	mux.HandleFunc("POST /admin/import", s.require(club.RoleAdmin, s.importGames))
+
+	// anything else: the site's own page, in the reader's language
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { s.fail(w, r, club.Errorf(club.NotFound, "no such page")) })
 }
 
 func cacheStatic(h http.Handler) http.Handler {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"mafiaclub/internal/club"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -12,7 +13,7 @@ import (
 // TestRulesPage renders the public rules page in both languages and checks that each carries the role tables
 // for 7-10 players, the FIIM 2025 points, the club extras and the section anchors other pages link to.
 func TestRulesPage(t *testing.T) {
-	s, err := New(nil, time.UTC) // rulesPage never touches the store
+	s, err := New(club.NewServices(nil, club.NewClock(time.UTC, nil))) // rulesPage never touches the store
 	if err != nil {
 		t.Fatal(err)
 	}

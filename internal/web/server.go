@@ -5,10 +5,7 @@ package web
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
 	"embed"
-	"encoding/base64"
 	"errors"
 	"html/template"
 	"io/fs"
@@ -38,44 +35,39 @@ const (
 	CookieSecureNever  CookieSecurity = "never"
 )
 
-// Server is the site.
+// Server is the site. It calls the club's services only; it never sees the store.
 type Server struct {
-	Store   club.Store
-	Games   *club.Games
-	Club    *club.Club
-	Tours   *club.Tournaments
+	svc     *club.Services
 	Catalog Catalog
-	Zone    *time.Location
-	Now     func() time.Time
 	Cookies CookieSecurity
 	Log     *slog.Logger
 	Live    *Hub
 
-	pages    map[string]*template.Template
-	throttle *throttle
+	pages map[string]*template.Template
 }
-
-// SessionTTL is how long a login lasts.
-const SessionTTL = 30 * 24 * time.Hour
 
 const sessionCookie = "mafiaclub_session"
 
-// New builds the site and parses every template, so that a broken template fails at start-up.
-func New(store club.Store, zone *time.Location) (*Server, error) {
+// New builds the site over the club's services and parses every template, so that a broken template fails at
+// start-up.
+func New(svc *club.Services) (*Server, error) {
 	cat, err := LoadCatalog()
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{Store: store, Catalog: cat, Zone: zone, Now: time.Now, Cookies: CookieSecureAuto,
-		Log: slog.Default(), Live: NewHub(), throttle: newThrottle()}
-	s.Games = &club.Games{Store: store, Now: func() time.Time { return s.Now() }, Zone: zone}
-	s.Club = &club.Club{Store: store, Now: func() time.Time { return s.Now() }, Zone: zone}
-	s.Tours = &club.Tournaments{Store: store, Games: s.Games, Now: func() time.Time { return s.Now() }}
+	s := &Server{svc: svc, Catalog: cat, Cookies: CookieSecureAuto, Log: slog.Default(), Live: NewHub()}
 	if err := s.parseTemplates(); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
+
+// Services returns the club's services the site runs on.
+func (s *Server) Services() *club.Services { return s.svc }
+
+func (s *Server) zone() *time.Location { return s.svc.Clock.Zone }
+
+func (s *Server) now() time.Time { return s.svc.Clock.Now() }
 
 func (s *Server) parseTemplates() error {
 	s.pages = map[string]*template.Template{}
@@ -160,7 +152,7 @@ const userKey ctxKey = 1
 func (s *Server) session(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if c, err := r.Cookie(sessionCookie); err == nil && c.Value != "" {
-			if u, err := s.Store.SessionUser(r.Context(), hashToken(c.Value), s.Now()); err == nil {
+			if u, err := s.svc.Accounts.Session(r.Context(), c.Value); err == nil {
 				r = r.WithContext(context.WithValue(r.Context(), userKey, u))
 			}
 		}
@@ -171,11 +163,6 @@ func (s *Server) session(next http.Handler) http.Handler {
 func currentUser(r *http.Request) *club.User {
 	u, _ := r.Context().Value(userKey).(*club.User)
 	return u
-}
-
-func hashToken(tok string) []byte {
-	h := sha256.Sum256([]byte(tok))
-	return h[:]
 }
 
 func (s *Server) secureCookie(r *http.Request) bool {
@@ -199,24 +186,23 @@ func (s *Server) secureCookie(r *http.Request) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// startSession logs u in: a random token in an HttpOnly, SameSite=Lax cookie; only its hash is stored.
-func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u *club.User) error {
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		return err
+// setSession gives the browser a session's token in an HttpOnly, SameSite=Lax cookie (Secure as configured).
+func (s *Server) setSession(w http.ResponseWriter, r *http.Request, token string) {
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: token, Path: "/", HttpOnly: true, Secure: s.secureCookie(r),
+		SameSite: http.SameSiteLaxMode, MaxAge: int(club.SessionTTL.Seconds())})
+}
+
+// sessionToken is the request's session token, "" when none.
+func sessionToken(r *http.Request) string {
+	if c, err := r.Cookie(sessionCookie); err == nil {
+		return c.Value
 	}
-	tok := base64.RawURLEncoding.EncodeToString(b)
-	if err := s.Store.CreateSession(r.Context(), hashToken(tok), u.ID, s.Now().Add(SessionTTL)); err != nil {
-		return err
-	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: tok, Path: "/", HttpOnly: true, Secure: s.secureCookie(r),
-		SameSite: http.SameSiteLaxMode, MaxAge: int(SessionTTL.Seconds())})
-	return nil
+	return ""
 }
 
 func (s *Server) endSession(w http.ResponseWriter, r *http.Request) {
-	if c, err := r.Cookie(sessionCookie); err == nil {
-		_ = s.Store.DeleteSession(r.Context(), hashToken(c.Value))
+	if err := s.svc.Accounts.Logout(r.Context(), sessionToken(r)); err != nil {
+		s.Log.Error("logout", "err", err)
 	}
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", HttpOnly: true, Secure: s.secureCookie(r),
 		SameSite: http.SameSiteLaxMode, MaxAge: -1})
@@ -258,6 +244,10 @@ func status(code club.Code) int {
 		return http.StatusForbidden
 	case club.Rejected, club.Closed:
 		return http.StatusUnprocessableEntity
+	case club.TooMany:
+		return http.StatusTooManyRequests
+	case club.Busy:
+		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError
 }
@@ -269,7 +259,10 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		return // the client went away; nothing to answer or to log
 	}
 	if code == club.Internal {
-		s.Log.Error("request failed", "path", r.URL.Path, "err", err)
+		s.Log.Error("request failed", "path", r.URL.Path, "err", err) // the error says its cause (club.Error)
+	}
+	if code == club.Busy || code == club.TooMany {
+		w.Header().Set("Retry-After", "5")
 	}
 	p := s.page(r)
 	msg := s.errorText(p.Lang, err)
@@ -318,12 +311,25 @@ func (s *Server) errorText(lang string, err error) string {
 	return s.Catalog.T(lang, "error."+string(ce.Code))
 }
 
+// messageText says a domain error's own message in the user's language, without the words around it that
+// errorText adds ("Check the form: ..."); errorText for anything else.
+func (s *Server) messageText(lang string, err error) string {
+	var ce *club.Error
+	if errors.As(err, &ce) && ce.Format != "" && s.Catalog.Has("msg:"+ce.Format) {
+		return s.Catalog.T(lang, "msg:"+ce.Format, s.localArgs(lang, ce.Args)...)
+	}
+	return s.errorText(lang, err)
+}
+
 // localArgs says a message's arguments that have names of their own (an account's role) in the user's language.
 func (s *Server) localArgs(lang string, args []any) []any {
 	out := make([]any, len(args))
 	for i, a := range args {
-		if r, ok := a.(club.Role); ok {
-			a = s.Catalog.T(lang, "members.role_"+string(r))
+		switch v := a.(type) {
+		case club.Role:
+			a = s.Catalog.T(lang, "members.role_"+string(v))
+		case club.Field:
+			a = s.Catalog.T(lang, "field."+string(v))
 		}
 		out[i] = a
 	}

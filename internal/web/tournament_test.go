@@ -20,7 +20,7 @@ import (
 func TestTournamentFlow(t *testing.T) {
 	h := newHarness(t)
 	clk := &clock{t: time.Date(2027, 3, 13, 10, 0, 0, 0, time.UTC)}
-	h.site.Now = clk.now
+	h.site.Services().Clock.Set(clk.now)
 	admin := h.login("admin", "demo-admin") // the organiser and the chief judge
 	judge := h.login("host", "demo-host")   // the table's judge
 	adminUser, _ := h.store.UserByLogin(context.Background(), "admin")
@@ -36,10 +36,10 @@ func TestTournamentFlow(t *testing.T) {
 		t.Errorf("a host creates a tournament: %d", r.StatusCode)
 	}
 	// a club member who plays, signed up and approved, so that she can protest
-	olha := h.client()
-	if r := h.post(olha, "/signup", url.Values{"login": {"olha"}, "nick": {"Olena"}, "password": {"secret-pass"}, "password2": {"secret-pass"}}); r.StatusCode != http.StatusSeeOther {
+	if r := h.post(h.client(), "/signup", url.Values{"login": {"olha"}, "nick": {"Olena"}, "password": {"secret-pass"}, "password2": {"secret-pass"}}); r.StatusCode != http.StatusSeeOther {
 		t.Fatalf("sign-up: %d", r.StatusCode)
 	}
+	olha := h.login("olha", "secret-pass")
 	olhaUser, _ := h.store.UserByLogin(context.Background(), "olha")
 	if err := h.store.ChangeMember(context.Background(), club.MemberChange{At: clk.t, UserID: olhaUser.ID, By: adminUser.ID, Field: "status", To: "active", Reason: "known"}); err != nil {
 		t.Fatal(err)

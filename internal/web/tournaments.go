@@ -1,7 +1,7 @@
 package web
 
 import (
-	"context"
+	"encoding/csv"
 	"fmt"
 	"net/http"
 
@@ -28,14 +28,14 @@ func (s *Server) tournamentsPage(w http.ResponseWriter, r *http.Request) {
 func (s *Server) renderTournaments(w http.ResponseWriter, r *http.Request, code int, errText string) {
 	p := s.page(r)
 	p.Title = p.T("tour.title")
-	list, err := s.Store.Tournaments(r.Context())
+	list, err := s.svc.Tournaments.List(r.Context())
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	v := tournamentsView{Page: p, List: list, Rules: mafia.RuleSets(), Error: errText}
 	if p.IsAdmin() {
-		if v.Hosts, err = s.judges(r.Context()); err != nil {
+		if v.Hosts, err = s.svc.Accounts.Hosts(r.Context(), p.User); err != nil {
 			s.fail(w, r, err)
 			return
 		}
@@ -48,7 +48,7 @@ func (s *Server) createTournament(w http.ResponseWriter, r *http.Request) {
 	chief, _ := strconv.ParseInt(r.PostFormValue("chief"), 10, 64)
 	t := &club.Tournament{Name: r.PostFormValue("name"), StartsOn: r.PostFormValue("from"), EndsOn: r.PostFormValue("to"),
 		Place: r.PostFormValue("place"), Rules: r.PostFormValue("rules"), ChiefJudge: chief}
-	if err := s.Tours.Create(r.Context(), currentUser(r), t); err != nil {
+	if err := s.svc.Tournaments.Create(r.Context(), currentUser(r), t); err != nil {
 		if club.ErrorCode(err) == club.Invalid {
 			s.renderTournaments(w, r, http.StatusBadRequest, s.errorText(s.page(r).Lang, err))
 			return
@@ -119,21 +119,17 @@ func (s *Server) renderTournament(w http.ResponseWriter, r *http.Request, code i
 		return
 	}
 	ctx := r.Context()
-	t, err := s.Store.Tournament(ctx, id)
+	o, err := s.svc.Tournaments.Overview(ctx, id)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
+	t := o.Tournament
 	p := s.page(r)
 	p.Title = t.Name
 	v := tournamentView{Page: p, Tour: t, Error: errText, IsChief: p.User != nil && p.User.ID == t.ChiefJudge}
-	parts, err := s.Store.Participants(ctx, id)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
 	byID := map[int64]club.Participant{}
-	for _, pt := range parts {
+	for _, pt := range o.Participants {
 		byID[pt.ID] = pt
 		if pt.Approved {
 			v.Participants = append(v.Participants, pt)
@@ -144,30 +140,15 @@ func (s *Server) renderTournament(w http.ResponseWriter, r *http.Request, code i
 			v.Registered = true
 		}
 	}
-	stages, err := s.Store.Stages(ctx, id)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	for _, st := range stages {
+	for _, so := range o.Stages {
+		st := so.Stage
 		sv := stageView{Stage: st, Judges: map[int]string{}}
-		judges, err := s.Store.TableJudges(ctx, st.ID)
-		if err != nil {
-			s.fail(w, r, err)
-			return
-		}
-		judgeID := map[int]int64{}
-		for _, j := range judges {
-			sv.Judges[j.Table], judgeID[j.Table] = j.Name, j.UserID
-		}
-		games, err := s.Store.Games(ctx, club.GameFilter{StageID: st.ID, Limit: 500})
-		if err != nil {
-			s.fail(w, r, err)
-			return
+		for _, j := range so.Judges {
+			sv.Judges[j.Table] = j.Name
 		}
 		type key struct{ r, t int }
 		played := map[key]club.Game{}
-		for _, g := range games {
+		for _, g := range so.Games {
 			played[key{g.Round, g.TableNo}] = g
 		}
 		for ri, round := range st.Schedule {
@@ -178,14 +159,14 @@ func (s *Server) renderTournament(w http.ResponseWriter, r *http.Request, code i
 				}
 				if g, ok := played[key{ri + 1, ti + 1}]; ok {
 					slot.GameID, slot.Saved = g.ID, g.Status == club.GameSaved
-				} else if p.User != nil {
-					slot.CanStart = p.User.ID == judgeID[ti+1] || p.User.ID == t.ChiefJudge || p.IsAdmin()
+				} else {
+					slot.CanStart = club.CanHost(p.User, t, so.JudgeOf(ti+1))
 				}
 				sv.Slots = append(sv.Slots, slot)
 			}
 		}
 		sv.Quality = scheduleQuality(p, st)
-		lines, parts, err := s.Tours.Standings(ctx, id, st.Name)
+		lines, parts, err := s.svc.Tournaments.Standings(ctx, id, st.Name)
 		if err != nil {
 			s.fail(w, r, err)
 			return
@@ -193,32 +174,20 @@ func (s *Server) renderTournament(w http.ResponseWriter, r *http.Request, code i
 		sv.Lines = s.standingLines(p, lines, parts)
 		v.Stages = append(v.Stages, sv)
 	}
-	lines, partsMap, err := s.Tours.Standings(ctx, id, "")
+	lines, partsMap, err := s.svc.Tournaments.Standings(ctx, id, "")
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	v.Overall = s.standingLines(p, lines, partsMap)
 	if p.IsAdmin() {
-		if v.Hosts, err = s.judges(ctx); err != nil {
+		if v.Hosts, err = s.svc.Accounts.Hosts(ctx, p.User); err != nil {
 			s.fail(w, r, err)
 			return
 		}
 	}
 	w.WriteHeader(code)
 	s.render(w, "tournament", v)
-}
-
-// judges lists the accounts that may judge a table or be the chief judge: hosts and admins.
-func (s *Server) judges(ctx context.Context) ([]club.User, error) {
-	users, err := s.Store.Users(ctx)
-	var out []club.User
-	for _, u := range users {
-		if u.Role.Can(club.RoleHost) {
-			out = append(out, u)
-		}
-	}
-	return out, err
 }
 
 // scheduleQuality states a stage's seating figures: how evenly each player sits at each seat number, and how
@@ -261,7 +230,53 @@ func scheduleQuality(p Page, st club.Stage) string {
 	return p.T("tour.quality", spread, most, twice, st.Seed)
 }
 
-// tournamentAction runs an organiser's or a member's action and shows the tournament again.
+// tourForm is a tournament action's form, its numbers read: an empty field is 0 (no top cut); anything else must
+// be a whole number.
+type tourForm struct {
+	Name, Apart                          string
+	Participant, Stage, User, Seed, A, B int64
+	Rounds, Top, Table, Round            int
+}
+
+func parseTourForm(r *http.Request) (tourForm, error) {
+	f := tourForm{Name: r.PostFormValue("name"), Apart: r.PostFormValue("apart")}
+	for name, dst := range map[string]*int64{"participant": &f.Participant, "stage": &f.Stage, "user": &f.User, "seed": &f.Seed, "a": &f.A, "b": &f.B} {
+		if v := strings.TrimSpace(r.PostFormValue(name)); v != "" {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return f, club.Errorf(club.Invalid, "%s must be a whole number", name)
+			}
+			*dst = n
+		}
+	}
+	for name, dst := range map[string]*int{"rounds": &f.Rounds, "top": &f.Top, "table": &f.Table, "round": &f.Round} {
+		if v := strings.TrimSpace(r.PostFormValue(name)); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return f, club.Errorf(club.Invalid, "%s must be a whole number", name)
+			}
+			*dst = n
+		}
+	}
+	return f, nil
+}
+
+// pairs reads the pairs to keep apart: "Joker-Dana, Emil-Iris".
+func (f tourForm) pairs() ([][2]string, error) {
+	var apart [][2]string
+	for _, pair := range strings.Split(f.Apart, ",") {
+		if a, b, ok := strings.Cut(pair, "-"); ok {
+			apart = append(apart, [2]string{a, b})
+		} else if strings.TrimSpace(pair) != "" {
+			return nil, club.Errorf(club.Invalid, "pairs to keep apart: like Joker-Dana, Emil-Iris")
+		}
+	}
+	return apart, nil
+}
+
+// tournamentAction runs an organiser's or a member's action on the tournament of the path (and on nothing of
+// another tournament: the services check that the stage or participant is this tournament's), and shows the
+// tournament again.
 func (s *Server) tournamentAction(w http.ResponseWriter, r *http.Request) {
 	id, err := tournamentID(r)
 	if err != nil {
@@ -270,47 +285,33 @@ func (s *Server) tournamentAction(w http.ResponseWriter, r *http.Request) {
 	}
 	u := currentUser(r)
 	ctx := r.Context()
-	// the form's numbers: an empty field is 0 (no top cut); anything else must be a whole number
-	for _, name := range []string{"participant", "rounds", "top", "stage", "table", "user", "seed", "round", "a", "b"} {
-		if v := strings.TrimSpace(r.PostFormValue(name)); v != "" {
-			if _, perr := strconv.ParseInt(v, 10, 64); perr != nil {
-				s.renderTournament(w, r, http.StatusBadRequest, s.errorText(s.page(r).Lang, club.Errorf(club.Invalid, "%s must be a whole number", name)))
-				return
-			}
-		}
+	f, err := parseTourForm(r)
+	if err != nil {
+		s.renderTournament(w, r, http.StatusBadRequest, s.errorText(s.page(r).Lang, err))
+		return
 	}
-	num := func(name string) int64 {
-		v, _ := strconv.ParseInt(strings.TrimSpace(r.PostFormValue(name)), 10, 64)
-		return v
-	}
+	tours := s.svc.Tournaments
 	switch r.PathValue("action") {
 	case "participants":
-		_, err = s.Tours.AddParticipant(ctx, u, id, r.PostFormValue("name"))
+		_, err = tours.AddParticipant(ctx, u, id, f.Name)
 	case "register":
-		_, err = s.Tours.Register(ctx, u, id)
+		_, err = tours.Register(ctx, u, id)
 	case "approve":
-		err = s.Tours.Approve(ctx, u, num("participant"))
+		err = tours.Approve(ctx, u, id, f.Participant)
 	case "stages":
 		var apart [][2]string
-		for _, pair := range strings.Split(r.PostFormValue("apart"), ",") {
-			if a, b, ok := strings.Cut(pair, "-"); ok {
-				apart = append(apart, [2]string{a, b})
-			} else if strings.TrimSpace(pair) != "" {
-				err = club.Errorf(club.Invalid, "pairs to keep apart: like Joker-Dana, Emil-Iris")
-			}
-		}
-		if err == nil {
-			_, _, err = s.Tours.AddStage(ctx, u, id, r.PostFormValue("name"), int(num("rounds")), int(num("top")), apart)
+		if apart, err = f.pairs(); err == nil {
+			_, _, err = tours.AddStage(ctx, u, id, f.Name, f.Rounds, f.Top, apart)
 		}
 	case "judge":
-		err = s.Tours.SetJudge(ctx, u, num("stage"), int(num("table")), num("user"))
+		err = tours.SetJudge(ctx, u, id, f.Stage, f.Table, f.User)
 	case "reseat":
-		err = s.Tours.Reseat(ctx, u, num("stage"), num("seed"))
+		err = tours.Reseat(ctx, u, id, f.Stage, f.Seed)
 	case "swap":
-		err = s.Tours.Swap(ctx, u, num("stage"), int(num("round")), num("a"), num("b"))
+		err = tours.Swap(ctx, u, id, f.Stage, f.Round, f.A, f.B)
 	case "start":
 		var g *club.Game
-		g, err = s.Tours.StartGame(ctx, u, num("stage"), int(num("round")), int(num("table")), nil)
+		g, err = tours.StartGame(ctx, u, id, f.Stage, f.Round, f.Table, nil)
 		if err == nil {
 			http.Redirect(w, r, fmt.Sprintf("/games/%d", g.ID), http.StatusSeeOther)
 			return
@@ -335,31 +336,26 @@ func (s *Server) tournamentCSV(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	lines, parts, err := s.Tours.Standings(r.Context(), id, r.URL.Query().Get("stage"))
+	lines, parts, err := s.svc.Tournaments.Standings(r.Context(), id, r.URL.Query().Get("stage"))
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="tournament-%d.csv"`, id))
-	data := tourney.CSV(lines)
-	// the participants' names follow the ids, in the same order
-	var b strings.Builder
-	for i, line := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
-		if i == 0 {
-			b.WriteString(line + ",name\n")
-			continue
-		}
-		b.WriteString(line + "," + csvSafe(strings.ReplaceAll(parts[lines[i-1].Participant].Name, ",", " ")) + "\n")
+	cw := csv.NewWriter(w)
+	writeCSVLine(cw, append(tourney.CSVHeader(), "name"))
+	for _, l := range lines {
+		writeCSVLine(cw, append(tourney.CSVRecord(l), parts[l.Participant].Name))
 	}
-	w.Write([]byte(b.String()))
+	cw.Flush()
 }
 
 // fileProtest files a player's protest about a saved tournament game.
 func (s *Server) fileProtest(w http.ResponseWriter, r *http.Request) {
 	id, err := gameID(r)
 	if err == nil {
-		_, err = s.Tours.FileProtest(r.Context(), currentUser(r), id, r.PostFormValue("matter"), r.PostFormValue("text"))
+		_, err = s.svc.Tournaments.FileProtest(r.Context(), currentUser(r), id, r.PostFormValue("matter"), r.PostFormValue("text"))
 	}
 	s.backToRecord(w, r, id, err)
 }
@@ -370,7 +366,7 @@ func (s *Server) decideProtest(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		var pid int64
 		if pid, err = pathID(r, "pid", "protest"); err == nil {
-			err = s.Tours.DecideProtest(r.Context(), currentUser(r), id, pid, r.PostFormValue("upheld") == "yes", r.PostFormValue("reason"))
+			err = s.svc.Tournaments.DecideProtest(r.Context(), currentUser(r), id, pid, r.PostFormValue("upheld") == "yes", r.PostFormValue("reason"))
 		}
 	}
 	s.backToRecord(w, r, id, err)

@@ -1,0 +1,399 @@
+package club
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Accounts runs the accounts and the members: logging in and sessions, sign-ups, passwords, profiles and photos,
+// and an admin's changes to statuses, roles and guests' seats. Logins, sign-ups and password changes are throttled
+// here, and every password hash waits for one of a bounded number of slots (password.go), so no interface can
+// flood the server with them.
+type Accounts struct {
+	store    Store
+	clock    *Clock
+	throttle *throttle
+	dummy    string // a hash checked when a login does not exist, so that both failures take as long
+}
+
+func newAccounts(store Store, clock *Clock) *Accounts {
+	return &Accounts{store: store, clock: clock, throttle: newThrottle(),
+		dummy: "$argon2id$v=19$m=65536,t=3,p=2$c29tZXNhbHRzb21lc2FsdA$0d7oJ0G3C6Xq9Xh3f3H1m4Vv3cPZ4d0pYx0m9m6cQ3E"}
+}
+
+// SessionTTL is how long a login lasts.
+const SessionTTL = 30 * 24 * time.Hour
+
+// ErrThrottled refuses a login, sign-up or password change from a login, address or account that has used up its
+// attempts for now.
+var ErrThrottled = &Error{Code: TooMany, Message: "too many attempts; wait a few minutes"}
+
+// ErrWrongLogin refuses a login whose account does not exist or whose password is wrong: the two are one answer,
+// after the same slow hash, so that nobody learns which logins exist.
+var ErrWrongLogin = &Error{Code: Unauthorized, Message: "wrong login or password"}
+
+// Credentials are what a person types to log in, and the address the request came from (for the throttle).
+type Credentials struct {
+	Login, Password, Addr string
+}
+
+// Login checks a login and password and opens a session: it returns the account and the session's token (for a
+// cookie; only its hash is stored). The attempt is counted before the password is hashed, per login and per
+// address, and given back on success.
+func (a *Accounts) Login(ctx context.Context, c Credentials) (*User, string, error) {
+	login := strings.TrimSpace(c.Login)
+	keys := []string{"login:" + strings.ToLower(login), "addr:" + c.Addr}
+	now := a.clock.Now()
+	if !a.throttle.reserve(keys, now) {
+		return nil, "", ErrThrottled
+	}
+	u, err := a.store.UserByLogin(ctx, login)
+	hash := a.dummy
+	switch {
+	case err == nil:
+		hash = u.PasswordHash
+	case ErrorCode(err) != NotFound:
+		a.throttle.release(keys, now)
+		return nil, "", err
+	}
+	ok, err := CheckPassword(hash, c.Password)
+	if err != nil { // busy: not the person's failure
+		a.throttle.release(keys, now)
+		return nil, "", err
+	}
+	if !ok || u == nil {
+		return nil, "", ErrWrongLogin
+	}
+	a.throttle.release(keys, now)
+	a.throttle.forget(keys[0])
+	tok, err := a.newSession(ctx, u)
+	if err != nil {
+		return nil, "", err
+	}
+	return u, tok, nil
+}
+
+func hashToken(tok string) []byte {
+	h := sha256.Sum256([]byte(tok))
+	return h[:]
+}
+
+func (a *Accounts) newSession(ctx context.Context, u *User) (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	tok := base64.RawURLEncoding.EncodeToString(b)
+	if err := a.store.CreateSession(ctx, hashToken(tok), u.ID, a.clock.Now().Add(SessionTTL)); err != nil {
+		return "", err
+	}
+	return tok, nil
+}
+
+// Session returns the account of a session's token, or NotFound when it is unknown or has expired.
+func (a *Accounts) Session(ctx context.Context, token string) (*User, error) {
+	if token == "" || len(token) > 100 {
+		return nil, Errorf(NotFound, "no such session")
+	}
+	return a.store.SessionUser(ctx, hashToken(token), a.clock.Now())
+}
+
+// Logout ends a session.
+func (a *Accounts) Logout(ctx context.Context, token string) error {
+	if token == "" {
+		return nil
+	}
+	return a.store.DeleteSession(ctx, hashToken(token))
+}
+
+// SignUpForm is what a person gives to sign up, and the address the request came from (for the throttle).
+type SignUpForm struct {
+	Login, Password, Nick, RealName, Addr string
+}
+
+// SignUp creates a pending member: an admin must approve him before he registers for club nights. It does not
+// log him in, and it answers a taken login exactly as a free one (after the same slow hash), so that sign-up does
+// not tell anyone which logins exist; a person whose login was taken finds his password refused and signs up
+// again with another. A taken nickname is said, since nicknames are public anyway.
+func (a *Accounts) SignUp(ctx context.Context, f SignUpForm) error {
+	login := strings.TrimSpace(f.Login)
+	if utf8.RuneCountInString(login) < 3 || utf8.RuneCountInString(login) > MaxLoginChars || strings.ContainsAny(login, " \t/\\") {
+		return Errorf(Invalid, "a login has 3 to 40 characters and no spaces")
+	}
+	if _, err := cleanName(login, MaxLoginChars, "login", false); err != nil {
+		return err
+	}
+	nick, err := cleanName(f.Nick, MaxNick, "nickname", false)
+	if err != nil {
+		return err
+	}
+	realName, err := cleanName(f.RealName, MaxRealName, "real name", true)
+	if err != nil {
+		return err
+	}
+	if !a.throttle.reserve([]string{"signup:" + f.Addr}, a.clock.Now()) {
+		return ErrThrottled
+	}
+	if err := a.nickFree(ctx, nick, 0); err != nil {
+		return err
+	}
+	hash, err := HashPassword(f.Password)
+	if err != nil {
+		return err
+	}
+	u := &User{Login: login, Name: nick, Role: RoleMember, PasswordHash: hash, Status: StatusPending, CreatedAt: a.clock.Now()}
+	err = a.store.CreateMember(ctx, u, &Player{Nick: nick, RealName: realName, CreatedAt: a.clock.Now()})
+	switch {
+	case ErrorCode(err) == Conflict && a.nickFree(ctx, nick, 0) != nil:
+		return ErrNickTaken // taken by someone else in the meantime
+	case ErrorCode(err) == Conflict:
+		return nil // the login is taken: the same answer as a new account
+	}
+	return err
+}
+
+// ErrNickTaken refuses a nickname another player has: seating finds club players by their nicknames.
+var ErrNickTaken = &Error{Code: Conflict, Message: "another player has this nickname"}
+
+// nickFree checks that no player but except has nick, ignoring case.
+func (a *Accounts) nickFree(ctx context.Context, nick string, except int64) error {
+	p, err := a.store.PlayerByNick(ctx, nick)
+	switch {
+	case ErrorCode(err) == NotFound:
+		return nil
+	case err != nil:
+		return err
+	case p.ID != except:
+		return ErrNickTaken
+	}
+	return nil
+}
+
+// ErrWrongPassword refuses a password change whose current password is wrong.
+var ErrWrongPassword = &Error{Code: Invalid, Message: "the current password is wrong"}
+
+// ChangePassword sets a new password after checking the current one; the account's other sessions end (all but
+// the one of keepToken). Failed attempts are throttled per account.
+func (a *Accounts) ChangePassword(ctx context.Context, u *User, current, next, keepToken string) error {
+	if err := need(u, RoleMember); err != nil {
+		return err
+	}
+	keys := []string{"account:" + strconv.FormatInt(u.ID, 10)}
+	now := a.clock.Now()
+	if !a.throttle.reserve(keys, now) {
+		return ErrThrottled
+	}
+	fresh, err := a.store.User(ctx, u.ID)
+	if err != nil {
+		a.throttle.release(keys, now)
+		return err
+	}
+	ok, err := CheckPassword(fresh.PasswordHash, current)
+	if err != nil {
+		a.throttle.release(keys, now)
+		return err
+	}
+	if !ok {
+		return ErrWrongPassword
+	}
+	a.throttle.release(keys, now)
+	hash, err := HashPassword(next)
+	if err != nil {
+		return err
+	}
+	var keep []byte
+	if keepToken != "" {
+		keep = hashToken(keepToken)
+	}
+	return a.store.SetPassword(ctx, u.ID, hash, keep)
+}
+
+// SetLang remembers the interface language of an account.
+func (a *Accounts) SetLang(ctx context.Context, u *User, lang string) error {
+	if err := need(u, RoleMember); err != nil {
+		return err
+	}
+	return a.store.SetUserLang(ctx, u.ID, lang)
+}
+
+// Profile returns a member's own player profile, real name included.
+func (a *Accounts) Profile(ctx context.Context, u *User) (*Player, error) {
+	if err := need(u, RoleMember); err != nil {
+		return nil, err
+	}
+	if u.PlayerID == 0 {
+		return nil, Errorf(Invalid, "this account has no player profile")
+	}
+	return a.store.Player(ctx, u.PlayerID)
+}
+
+// MaxPhoto is the largest profile photo accepted.
+const MaxPhoto = 1 << 20
+
+// imageType tells a JPEG, PNG or WebP image by its first bytes; "" for anything else.
+func imageType(b []byte) string {
+	switch {
+	case len(b) > 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF:
+		return "image/jpeg"
+	case len(b) > 8 && string(b[:8]) == "\x89PNG\r\n\x1a\n":
+		return "image/png"
+	case len(b) > 12 && string(b[:4]) == "RIFF" && string(b[8:12]) == "WEBP":
+		return "image/webp"
+	}
+	return ""
+}
+
+// ProfileForm is a member's change to his own profile: photo nil keeps the photo, RemovePhoto removes it.
+type ProfileForm struct {
+	Nick, RealName string
+	Photo          []byte
+	RemovePhoto    bool
+}
+
+// SaveProfile changes a member's own nickname, real name and photo (a JPEG, PNG or WebP image of at most MaxPhoto
+// bytes, judged by its content). Everything is checked before anything is stored, so a refused photo does not
+// leave a changed nickname.
+func (a *Accounts) SaveProfile(ctx context.Context, u *User, f ProfileForm) error {
+	if err := need(u, RoleMember); err != nil {
+		return err
+	}
+	if u.PlayerID == 0 {
+		return Errorf(Invalid, "this account has no player profile")
+	}
+	nick, err := cleanName(f.Nick, MaxNick, "nickname", false)
+	if err != nil {
+		return err
+	}
+	realName, err := cleanName(f.RealName, MaxRealName, "real name", true)
+	if err != nil {
+		return err
+	}
+	ct := ""
+	if f.Photo != nil {
+		if len(f.Photo) > MaxPhoto {
+			return Errorf(Invalid, "the photo is larger than 1 MB")
+		}
+		if ct = imageType(f.Photo); ct == "" {
+			return Errorf(Invalid, "the photo must be a JPEG, PNG or WebP image")
+		}
+	}
+	if err := a.nickFree(ctx, nick, u.PlayerID); err != nil {
+		return err
+	}
+	if err := a.store.UpdatePlayer(ctx, &Player{ID: u.PlayerID, Nick: nick, RealName: realName}); err != nil {
+		return err
+	}
+	switch {
+	case f.RemovePhoto:
+		return a.store.SetPlayerPhoto(ctx, u.PlayerID, nil, "")
+	case f.Photo != nil:
+		return a.store.SetPlayerPhoto(ctx, u.PlayerID, f.Photo, ct)
+	}
+	return nil
+}
+
+// Photo returns a player's profile photo and its content type: public, like the nickname.
+func (a *Accounts) Photo(ctx context.Context, playerID int64) ([]byte, string, error) {
+	return a.store.PlayerPhoto(ctx, playerID)
+}
+
+// Members lists every account with its nickname and strikes. Only an admin may.
+func (a *Accounts) Members(ctx context.Context, admin *User) ([]User, error) {
+	if err := need(admin, RoleAdmin); err != nil {
+		return nil, err
+	}
+	return a.store.Members(ctx)
+}
+
+// MemberLog lists the changes to a member, oldest first. Only an admin may.
+func (a *Accounts) MemberLog(ctx context.Context, admin *User, userID int64) ([]MemberChange, error) {
+	if err := need(admin, RoleAdmin); err != nil {
+		return nil, err
+	}
+	return a.store.MemberLog(ctx, userID)
+}
+
+// ChangeMember sets a member's status ("active", "low_priority", "excluded"; approving a pending member is
+// setting him active) or role, with a reason. Only an admin may; strikes never do it by themselves (C-18). A
+// status reaches the registrations of the nights to come in the same transaction: an excluded member leaves
+// their line-ups, a low-priority member moves from a main line-up to the reserve (R99), and the reserve moves up.
+func (a *Accounts) ChangeMember(ctx context.Context, admin *User, userID int64, field, to, reason string) error {
+	if err := need(admin, RoleAdmin); err != nil {
+		return err
+	}
+	reason, err := cleanText(reason, MaxNote, "reason", false)
+	if err != nil {
+		return err
+	}
+	switch field {
+	case "status":
+		if !ValidStatus(MemberStatus(to)) {
+			return Errorf(Invalid, "unknown status %q", to)
+		}
+	case "role":
+		if Role(to).Rank() == 0 {
+			return Errorf(Invalid, "unknown role %q", to)
+		}
+		if userID == admin.ID && to != string(RoleAdmin) {
+			return Errorf(Invalid, "an admin does not take his own admin role away")
+		}
+	default:
+		return Errorf(Invalid, "unknown field %q", field)
+	}
+	return a.store.ChangeMember(ctx, MemberChange{At: a.clock.Now(), UserID: userID, By: admin.ID, Field: field, To: to, Reason: reason})
+}
+
+// LinkGuest gives a member's player profile to the seats played under a guest's name. Only an admin may. A game
+// in which the member sat himself keeps the guest's seat a guest's: one game never counts twice for one player.
+func (a *Accounts) LinkGuest(ctx context.Context, admin *User, guestName string, userID int64, reason string) (int, error) {
+	if err := need(admin, RoleAdmin); err != nil {
+		return 0, err
+	}
+	guestName, err := cleanName(guestName, MaxNick, "guest's name", false)
+	if err != nil {
+		return 0, err
+	}
+	reason, err = cleanText(reason, MaxNote, "reason", true)
+	if err != nil {
+		return 0, err
+	}
+	u, err := a.store.User(ctx, userID)
+	if err != nil {
+		return 0, err
+	}
+	if u.PlayerID == 0 {
+		return 0, Errorf(Invalid, "this account has no player profile")
+	}
+	return a.store.LinkGuest(ctx, guestName, 0, u.PlayerID, MemberChange{At: a.clock.Now(), UserID: userID, By: admin.ID, Reason: reason})
+}
+
+// SearchPlayers finds club players whose nickname contains query, for seating a game: a host's tool. Excluded
+// members are not offered.
+func (a *Accounts) SearchPlayers(ctx context.Context, u *User, query string, limit int) ([]Player, error) {
+	if err := need(u, RoleHost); err != nil {
+		return nil, err
+	}
+	return a.store.SearchPlayers(ctx, query, limit)
+}
+
+// Hosts lists the accounts that may judge a table or be a tournament's chief judge: hosts and admins. Only an
+// admin (the organiser) needs the list.
+func (a *Accounts) Hosts(ctx context.Context, admin *User) ([]User, error) {
+	if err := need(admin, RoleAdmin); err != nil {
+		return nil, err
+	}
+	users, err := a.store.Users(ctx)
+	var out []User
+	for _, u := range users {
+		if u.Role.Can(RoleHost) {
+			out = append(out, u)
+		}
+	}
+	return out, err
+}

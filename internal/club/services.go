@@ -1,0 +1,180 @@
+package club
+
+import (
+	"context"
+	"time"
+
+	"mafiaclub/internal/tourney"
+)
+
+// Services are the club's services, one per area; every interface (the site, the commands) goes through them and
+// never through the store. Each checks who may do what.
+type Services struct {
+	Clock       *Clock
+	Accounts    *Accounts    // logins, sessions, sign-ups, passwords, profiles, members' statuses and roles
+	Nights      *Nights      // club nights and registrations
+	Games       *Games       // live games: the host's actions
+	Records     *Records     // saved games: the history, the public record, the rating, players' pages
+	Tournaments *Tournaments // tournaments, their seating, standings and protests
+}
+
+// NewServices builds the services over a store, all on one clock.
+func NewServices(store Store, clock *Clock) *Services {
+	s := &Services{Clock: clock}
+	s.Accounts = newAccounts(store, clock)
+	s.Nights = &Nights{store: store, clock: clock}
+	s.Games = &Games{store: store, clock: clock}
+	s.Tournaments = &Tournaments{store: store, games: s.Games, clock: clock}
+	s.Games.tours = s.Tournaments
+	s.Records = &Records{store: store, games: s.Games}
+	return s
+}
+
+// Records shows the saved games and what is built from them: the history, a game's public record, the club's
+// rating and the players' pages. All of it is public; public pages show nicknames only.
+type Records struct {
+	store Store
+	games *Games
+}
+
+// Public returns a game for its public page: once it has a result. A game is public from the moment it ends, not
+// only once its host saves it, so that its players can read it and protest within the ten minutes (§T6.3.1);
+// until then, it is not found.
+func (r *Records) Public(ctx context.Context, id int64) (*State, error) {
+	st, err := r.games.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if st.Game.Status != GameSaved && !st.Play.Finished() {
+		return nil, Errorf(NotFound, "no such game")
+	}
+	return st, nil
+}
+
+// History lists saved games, newest first, by the filter (its status is always saved).
+func (r *Records) History(ctx context.Context, f GameFilter) ([]Game, error) {
+	f.Status = GameSaved
+	return r.store.Games(ctx, f)
+}
+
+// Standings is the club's rating over the filter's period, in its order (SortStandings).
+func (r *Records) Standings(ctx context.Context, f RatingFilter) ([]Standing, error) {
+	list, err := r.store.Standings(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	SortStandings(list)
+	return list, nil
+}
+
+// Player returns a player's public profile (his nickname and whether he has a photo; never his real name) and
+// his results in saved games, oldest first.
+func (r *Records) Player(ctx context.Context, id int64) (*Player, []GameResult, error) {
+	pl, err := r.store.Player(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := r.store.PlayerResults(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &Player{ID: pl.ID, Nick: pl.Nick, HasPhoto: pl.HasPhoto}, res, nil
+}
+
+// List lists the tournaments: public.
+func (s *Tournaments) List(ctx context.Context) ([]Tournament, error) {
+	return s.store.Tournaments(ctx)
+}
+
+// Overview is a tournament's page: its participants, its stages with their judges and games.
+type Overview struct {
+	Tournament   *Tournament
+	Participants []Participant
+	Stages       []StageOverview
+}
+
+// StageOverview is a stage with the judges of its tables and its games.
+type StageOverview struct {
+	Stage
+	Judges []TableJudge
+	Games  []Game
+}
+
+// JudgeOf returns the judge of a table, 0 when none is named.
+func (o StageOverview) JudgeOf(table int) int64 {
+	for _, j := range o.Judges {
+		if j.Table == table {
+			return j.UserID
+		}
+	}
+	return 0
+}
+
+// Overview returns a tournament's page: public.
+func (s *Tournaments) Overview(ctx context.Context, id int64) (*Overview, error) {
+	t, err := s.store.Tournament(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	o := &Overview{Tournament: t}
+	if o.Participants, err = s.store.Participants(ctx, id); err != nil {
+		return nil, err
+	}
+	stages, err := s.store.Stages(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	for _, st := range stages {
+		so := StageOverview{Stage: st}
+		if so.Judges, err = s.store.TableJudges(ctx, st.ID); err != nil {
+			return nil, err
+		}
+		if so.Games, err = s.store.Games(ctx, GameFilter{StageID: st.ID, Limit: 500}); err != nil {
+			return nil, err
+		}
+		o.Stages = append(o.Stages, so)
+	}
+	return o, nil
+}
+
+// GameInfo is what a tournament game's pages add: its tournament and stage, the protests with their decisions,
+// whether the viewer is the chief judge, and how long the viewer may still protest (0: he may not).
+type GameInfo struct {
+	Tournament  *Tournament
+	Stage       *Stage
+	Protests    []StoredProtest
+	IsChief     bool
+	ProtestLeft time.Duration
+}
+
+// Info returns a tournament game's GameInfo for the viewer u (nil: the public); nil for a club game.
+func (s *Tournaments) Info(ctx context.Context, u *User, st *State) (*GameInfo, error) {
+	if st.Game.StageID == 0 {
+		return nil, nil
+	}
+	stage, err := s.store.Stage(ctx, st.Game.StageID)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.store.Tournament(ctx, stage.TournamentID)
+	if err != nil {
+		return nil, err
+	}
+	info := &GameInfo{Tournament: t, Stage: stage, IsChief: u != nil && u.ID == t.ChiefJudge}
+	if info.Protests, err = s.store.Protests(ctx, st.Game.ID); err != nil {
+		return nil, err
+	}
+	if u == nil || u.PlayerID == 0 {
+		return info, nil
+	}
+	end := gameEnd(st)
+	if end.IsZero() {
+		return info, nil
+	}
+	for _, seat := range st.Game.Seats {
+		if seat.PlayerID == u.PlayerID {
+			info.ProtestLeft = max(0, end.Add(tourney.ProtestWindow).Sub(s.now()))
+		}
+	}
+	return info, nil
+}

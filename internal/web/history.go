@@ -1,0 +1,216 @@
+package web
+
+import (
+	"fmt"
+	"mafiaclub/internal/club"
+	"mafiaclub/mafia"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+type historyView struct {
+	Page
+	Games             []club.Game
+	Rules             []*mafia.Rules
+	RulesID, From, To string
+	Player            string
+}
+
+func (s *Server) historyPage(w http.ResponseWriter, r *http.Request) {
+	p := s.page(r)
+	p.Title = p.T("history.title")
+	q := r.URL.Query()
+	f := club.GameFilter{Rules: q.Get("rules"), Limit: 200}
+	if d := q.Get("from"); d != "" {
+		t, err := time.ParseInLocation("2006-01-02", d, s.zone())
+		if err != nil {
+			s.fail(w, r, club.Errorf(club.Invalid, "from: a date like 2026-09-01"))
+			return
+		}
+		f.From = t
+	}
+	if d := q.Get("to"); d != "" {
+		t, err := time.ParseInLocation("2006-01-02", d, s.zone())
+		if err != nil {
+			s.fail(w, r, club.Errorf(club.Invalid, "to: a date like 2027-05-31"))
+			return
+		}
+		f.To = t.AddDate(0, 0, 1)
+	}
+	if pid, err := strconv.ParseInt(q.Get("player"), 10, 64); err == nil {
+		f.PlayerID = pid
+	}
+	games, err := s.svc.Records.History(r.Context(), f)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.render(w, "history", historyView{Page: p, Games: games, Rules: mafia.RuleSets(), RulesID: f.Rules, From: q.Get("from"), To: q.Get("to"), Player: q.Get("player")})
+}
+
+// loadPublic loads a game for the public: from the moment it ends (club.Records.Public); a game still being
+// played is not found.
+func (s *Server) loadPublic(r *http.Request) (*club.State, error) {
+	id, err := gameID(r)
+	if err != nil {
+		return nil, err
+	}
+	return s.svc.Records.Public(r.Context(), id)
+}
+
+type protoSeat struct {
+	N                  int
+	Nick, Letter       string
+	Role               string
+	Fouls              int
+	Nominated          string
+	Out                string
+	Base, Extra, Total string
+	Items              []string
+}
+
+type protoDay struct {
+	Day       int
+	Nominated string
+	Rounds    []string
+	Voting    string
+}
+
+type recordView struct {
+	Page
+	Tournament  *club.Tournament
+	Stage       *club.Stage
+	Protests    []club.StoredProtest
+	CanProtest  bool
+	ProtestLeft string
+	IsChief     bool
+	Reasons     []string // the reasons of extra points and penalties (§P7.9)
+	Game        *club.Game
+	Night       *club.ClubNight
+	RulesName   string
+	Winner      string
+	Seats       []protoSeat
+	Days        []protoDay
+	BestMove    string
+	Chrono      []chronoLine
+}
+
+// recordPage is the public page of a saved game, and with ?view=protocol its one-page protocol (seed 002 §P7).
+func (s *Server) recordPage(w http.ResponseWriter, r *http.Request) {
+	st, err := s.loadPublic(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	p := s.page(r)
+	p.Title = p.T("game.title", st.Game.ID)
+	g := st.Play
+	res := g.Result()
+	v := recordView{Page: p, Game: st.Game, RulesName: g.Rules().Title, Winner: p.T("winner." + g.Winner().String())}
+	if st.Game.NightID != 0 {
+		v.Night, _ = s.svc.Nights.Night(r.Context(), st.Game.NightID)
+	}
+	nomBy := map[int]string{}
+	for _, d := range res.Days {
+		pd := protoDay{Day: d.Day, Voting: p.T("voting." + d.Voting.String())}
+		var noms []string
+		for _, n := range d.Nominated {
+			noms = append(noms, "#"+strconv.Itoa(n))
+		}
+		pd.Nominated = strings.Join(noms, ", ")
+		for _, rd := range d.Rounds {
+			if rd.Lift {
+				pd.Rounds = append(pd.Rounds, p.T("protocol.lift", rd.Yes))
+				continue
+			}
+			var parts []string
+			for _, c := range rd.Counts {
+				parts = append(parts, fmt.Sprintf("#%d: %d", c.Seat, c.Votes))
+			}
+			pd.Rounds = append(pd.Rounds, strings.Join(parts, ", "))
+		}
+		v.Days = append(v.Days, pd)
+	}
+	for _, e := range st.Record.Events {
+		switch e.Type {
+		case mafia.EvNominate:
+			nomBy[int(e.Seat)] += fmt.Sprintf(" #%d", e.Target)
+		case mafia.EvBestMove:
+			var named []string
+			for _, t := range e.Targets[:e.NTargets] {
+				named = append(named, "#"+strconv.Itoa(int(t)))
+			}
+			v.BestMove = fmt.Sprintf("#%d %s: %s", e.Seat, st.Game.Seats[e.Seat-1].Name, strings.Join(named, " "))
+		}
+	}
+	for _, sr := range res.Seats {
+		ps := protoSeat{N: sr.Seat, Nick: st.Game.Seats[sr.Seat-1].Name, Letter: sr.Role.Letter(), Role: p.T("role." + sr.Role.String()),
+			Fouls: sr.Fouls, Nominated: strings.TrimSpace(nomBy[sr.Seat]), Total: formatPoints(sr.Points)}
+		if sr.Out.How != mafia.NotOut {
+			ps.Out = p.T("out."+sr.Out.How.String(), p.T("phase."+sr.Out.Phase.String(), sr.Out.Number))
+		}
+		base, extra := 0, 0
+		for _, it := range sr.Score {
+			if it.Item == mafia.ItemWin || it.Item == mafia.ItemLoss {
+				base += it.Points
+			} else {
+				extra += it.Points
+			}
+			ps.Items = append(ps.Items, p.T("item."+it.Item.String())+" "+signed(it.Points))
+		}
+		ps.Base, ps.Extra = formatPoints(base), formatPoints(extra)
+		v.Seats = append(v.Seats, ps)
+	}
+	v.Chrono = s.chronology(p, st)
+	for _, e := range st.Record.Events {
+		if e.Type == mafia.EvAdjust || e.Type == mafia.EvDisqualify || e.Type == mafia.EvTeamLoss {
+			line := fmt.Sprintf("#%d %s", e.Seat, s.describe(p, e, ""))
+			if e.Reason != "" {
+				line += " — " + e.Reason
+			}
+			v.Reasons = append(v.Reasons, line)
+		}
+	}
+	info, err := s.svc.Tournaments.Info(r.Context(), p.User, st)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if info != nil {
+		v.Tournament, v.Stage, v.Protests, v.IsChief = info.Tournament, info.Stage, info.Protests, info.IsChief
+		if left := info.ProtestLeft; left > 0 {
+			v.CanProtest = true
+			v.ProtestLeft = fmt.Sprintf("%d:%02d", int(left.Minutes()), int(left.Seconds())%60)
+		}
+	}
+	if r.URL.Query().Get("view") == "protocol" {
+		s.render(w, "protocol", v)
+		return
+	}
+	s.render(w, "record", v)
+}
+
+func (s *Server) recordDownload(w http.ResponseWriter, r *http.Request) {
+	st, err := s.loadPublic(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.writeRecord(w, st)
+}
+
+func (s *Server) apiGame(w http.ResponseWriter, r *http.Request) {
+	st, err := s.loadPublic(r)
+	if err != nil {
+		writeJSONError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	fmt.Fprintf(w, "{\"id\": %d, \"rated\": %v, \"record\": ", st.Game.ID, st.Game.Rated)
+	w.Write(s.recordJSON(st))
+	w.Write([]byte(", \"result\": "))
+	w.Write(resultJSON(st))
+	w.Write([]byte("}\n"))
+}
