@@ -129,7 +129,10 @@ func TestPermissions(t *testing.T) {
 		{"change a member", []string{"admin"}, func(u *club.User) error {
 			return f.svc.Accounts.ChangeMember(ctx, u, other, "status", "pending-is-not-settable", "x")
 		}},
-		{"link a guest", []string{"admin"}, func(u *club.User) error { _, err := f.svc.Accounts.LinkGuest(ctx, u, "Guest 1", other, "x"); return err }},
+		{"link a guest", []string{"admin"}, func(u *club.User) error {
+			_, err := f.svc.Accounts.LinkGuest(ctx, u, "Guest 1", other, "x")
+			return err
+		}},
 		{"search players", hosts, func(u *club.User) error { _, err := f.svc.Accounts.SearchPlayers(ctx, u, "n", 5); return err }},
 		{"list hosts", []string{"admin"}, func(u *club.User) error { _, err := f.svc.Accounts.Hosts(ctx, u); return err }},
 		{"own profile", members, func(u *club.User) error { _, err := f.svc.Accounts.Profile(ctx, u); return err }},
@@ -219,5 +222,46 @@ func TestPermissions(t *testing.T) {
 				t.Errorf("%s by %q: %v, want refused", tc.name, who, err)
 			}
 		}
+	}
+}
+
+// countingStore counts the reads of games' logs.
+type countingStore struct {
+	club.Store
+	events int
+}
+
+func (s *countingStore) Events(ctx context.Context, gameID int64) ([]club.StoredEvent, error) {
+	s.events++
+	return s.Store.Events(ctx, gameID)
+}
+
+// The state a host's action computed serves the page that follows: the game is not read and replayed again,
+// unless its version has moved in the store (another device, another server).
+func TestActionStateServesTheNextPage(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	cs := &countingStore{Store: f.db}
+	svc := club.NewServices(cs, f.clock)
+	host := f.users["host"]
+	g := f.clubGame()
+	st, err := svc.Games.Act(ctx, host, g.ID, 0, []record.Event{{Event: mafia.Foul(1)}})
+	f.must(err)
+	reads := cs.events
+	again, err := svc.Games.Load(ctx, host, g.ID)
+	f.must(err)
+	if cs.events != reads {
+		t.Errorf("the page after an action read the log again (%d reads, %d before)", cs.events, reads)
+	}
+	if again.Game.Version != st.Game.Version || again.Play.Result().Seats[0].Fouls != 1 {
+		t.Errorf("the kept state is not the action's: version %d, fouls %d", again.Game.Version, again.Play.Result().Seats[0].Fouls)
+	}
+	// another server (here: the other services on the same database) changes the game: the next load sees it
+	_, err = f.svc.Games.Act(ctx, host, g.ID, st.Game.Version, []record.Event{{Event: mafia.Foul(2)}})
+	f.must(err)
+	fresh, err := svc.Games.Load(ctx, host, g.ID)
+	f.must(err)
+	if fresh.Game.Version != st.Game.Version+1 || fresh.Play.Result().Seats[1].Fouls != 1 {
+		t.Errorf("a change by another server was missed: version %d", fresh.Game.Version)
 	}
 }

@@ -1,0 +1,169 @@
+package web_test
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"net/http"
+	"net/url"
+	"runtime"
+	"runtime/metrics"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"mafiaclub/internal/club"
+	"mafiaclub/mafia"
+	"mafiaclub/mafia/record"
+)
+
+// MaxLoginBurstMemory is the stated bound of the memory a burst of parallel logins may add to the server: each
+// argon2id check takes 64 MiB while it runs and at most club.HashSlots run at once; the rest is the garbage of
+// finished checks before the collector returns it. Without the bound, 100 parallel logins asked for 6.4 GB.
+const MaxLoginBurstMemory = 384 << 20
+
+// memInUse is the memory the Go runtime holds from the system and has not given back.
+func memInUse() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64() - s[1].Value.Uint64()
+}
+
+// TestLoginBurstMemoryBounded sends 100 logins at once, from one address and for 100 different logins, and
+// measures the server's peak memory while they run: it stays under MaxLoginBurstMemory, and every login is
+// answered (wrong, throttled or busy), none fails.
+func TestLoginBurstMemoryBounded(t *testing.T) {
+	h := newHarness(t)
+	runtime.GC()
+	base := memInUse()
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for {
+			if m := memInUse(); m > peak.Load() {
+				peak.Store(m)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(500 * time.Microsecond):
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	codes := make([]int, 100)
+	start := make(chan struct{})
+	for i := range codes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			req, _ := http.NewRequest(http.MethodPost, h.srv.URL+"/login",
+				strings.NewReader(url.Values{"login": {fmt.Sprintf("nobody%d", i)}, "password": {"wrong-password"}}.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			resp.Body.Close()
+			codes[i] = resp.StatusCode
+		}()
+	}
+	close(start)
+	wg.Wait()
+	close(stop)
+	<-sampled
+	count := map[int]int{}
+	for _, c := range codes {
+		count[c]++
+	}
+	used := peak.Load() - base
+	t.Logf("100 parallel logins: %v; peak %.0f MiB over %.0f MiB before", count, float64(used)/(1<<20), float64(base)/(1<<20))
+	if used > MaxLoginBurstMemory {
+		t.Errorf("the burst took %d MiB, over the stated %d MiB", used>>20, MaxLoginBurstMemory>>20)
+	}
+	for c, n := range count {
+		if c != http.StatusUnauthorized && c != http.StatusTooManyRequests && c != http.StatusServiceUnavailable {
+			t.Errorf("%d logins answered %d", n, c)
+		}
+	}
+	if count[http.StatusUnauthorized] == 0 {
+		t.Error("no login was checked at all")
+	}
+}
+
+// TestTournamentCSVIsSafe: the standings' CSV is real CSV, and no cell starts with what a spreadsheet reads as a
+// formula, names and negative points included (issue 9.3).
+func TestTournamentCSVIsSafe(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	svc := h.site.Services()
+	admin, _ := h.store.UserByLogin(ctx, "admin")
+	tour := &club.Tournament{Name: "=Cup", StartsOn: "2026-12-01", EndsOn: "2026-12-01", ChiefJudge: admin.ID}
+	if err := svc.Tournaments.Create(ctx, admin, tour); err != nil {
+		t.Fatal(err)
+	}
+	names := []string{`=HYPERLINK("http://evil")`, "+1", "-2", "@SUM(A1)", "Comma, Name", `Quote "Q"`, "Plain", "Семен", "Ivy", "Zed"}
+	for _, n := range names {
+		if _, err := svc.Tournaments.AddParticipant(ctx, admin, tour.ID, n); err != nil {
+			t.Fatal(n, err)
+		}
+	}
+	st, _, err := svc.Tournaments.AddStage(ctx, admin, tour.ID, "Q", 1, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roles := []string{"citizen", "citizen", "mafia", "citizen", "sheriff", "citizen", "don", "citizen", "mafia", "citizen"}
+	g, err := svc.Tournaments.StartGame(ctx, admin, tour.ID, st.ID, 1, 1, roles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state, err := svc.Games.Act(ctx, admin, g.ID, 0, []record.Event{{Event: mafia.TeamLoss(3), Reason: "oath"}, {Event: mafia.Adjust(3, -50), Reason: "penalty"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Games.Save(ctx, admin, g.ID, state.Game.Version, true); err != nil {
+		t.Fatal(err)
+	}
+	body := h.get(h.client(), fmt.Sprintf("/tournaments/%d/standings.csv", tour.ID)).Body
+	rows, err := csv.NewReader(strings.NewReader(body)).ReadAll()
+	if err != nil {
+		t.Fatalf("not CSV: %v\n%s", err, body)
+	}
+	if len(rows) != 11 {
+		t.Fatalf("%d rows, want a header and 10 players", len(rows))
+	}
+	seen := map[string]bool{}
+	negative := false
+	for _, row := range rows {
+		for _, cell := range row {
+			if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
+				t.Errorf("a cell starts with %q: %q", cell[0], cell)
+			}
+			negative = negative || strings.HasPrefix(cell, "'-")
+		}
+		seen[strings.TrimPrefix(row[len(row)-1], "'")] = true
+	}
+	for _, n := range names {
+		if !seen[n] {
+			t.Errorf("the name %q is not in the CSV as it is", n)
+		}
+	}
+	if !negative {
+		t.Error("the penalty's negative points are not in the CSV")
+	}
+}
+
+// TestUnknownAddressGetsTheSitesPage: a 404 is the site's own page, in the reader's language.
+func TestUnknownAddressGetsTheSitesPage(t *testing.T) {
+	h := newHarness(t)
+	r := h.get(h.client(), "/no/such/page")
+	if r.StatusCode != http.StatusNotFound || !strings.Contains(r.Body, `<nav`) || !strings.Contains(r.Body, "Такої сторінки чи гри немає") {
+		t.Errorf("unknown address: %d\n%.300s", r.StatusCode, r.Body)
+	}
+}
