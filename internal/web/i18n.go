@@ -4,6 +4,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"sort"
 	"strings"
@@ -18,17 +19,35 @@ var Languages = []string{"uk", "en"}
 // Catalog holds every user-facing string by language and key. Values are fmt formats (%[1]v ...).
 type Catalog map[string]map[string]string
 
-// LoadCatalog reads the embedded catalogues.
+// LoadCatalog reads the embedded catalogues: for each language, i18n/LANG.json and every i18n/LANG.AREA.json (one
+// file per area of the site, so that work on one area does not touch another's file). A key in two files of one
+// language is an error.
 func LoadCatalog() (Catalog, error) {
 	c := Catalog{}
 	for _, lang := range Languages {
-		data, err := catalogFS.ReadFile("i18n/" + lang + ".json")
+		files, err := fs.Glob(catalogFS, "i18n/"+lang+".*json")
 		if err != nil {
 			return nil, err
 		}
 		m := map[string]string{}
-		if err := json.Unmarshal(data, &m); err != nil {
-			return nil, fmt.Errorf("catalogue %s: %w", lang, err)
+		for _, name := range files {
+			data, err := catalogFS.ReadFile(name)
+			if err != nil {
+				return nil, err
+			}
+			part := map[string]string{}
+			if err := json.Unmarshal(data, &part); err != nil {
+				return nil, fmt.Errorf("catalogue %s: %w", name, err)
+			}
+			for k, v := range part {
+				if _, dup := m[k]; dup {
+					return nil, fmt.Errorf("catalogue %s: the key %q is in another file of %s too", name, k, lang)
+				}
+				m[k] = v
+			}
+		}
+		if len(m) == 0 {
+			return nil, fmt.Errorf("no catalogue for %s", lang)
 		}
 		c[lang] = m
 	}
