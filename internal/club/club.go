@@ -214,6 +214,8 @@ type Store interface {
 	CreateGame(ctx context.Context, g *Game) error
 	Game(ctx context.Context, id int64) (*Game, error)
 	Games(ctx context.Context, f GameFilter) ([]Game, error)
+	// CountGames counts the games a filter selects, its limit aside.
+	CountGames(ctx context.Context, f GameFilter) (int, error)
 	// Events returns a game's log in order.
 	Events(ctx context.Context, gameID int64) ([]StoredEvent, error)
 	// Append adds events at the end of a live game's log if its version is still version, raising it by one,

@@ -207,6 +207,11 @@ func (s *Games) List(ctx context.Context, u *User, status GameStatus, nightID in
 	return s.store.Games(ctx, GameFilter{Status: status, NightID: nightID, Limit: limit})
 }
 
+// CountLive counts the games being played, for the server's metrics.
+func (s *Games) CountLive(ctx context.Context) (int, error) {
+	return s.store.CountGames(ctx, GameFilter{Status: GameLive})
+}
+
 // Audit lists a game's undo, save and reopen entries, for a host.
 func (s *Games) Audit(ctx context.Context, u *User, st *State) ([]AuditEntry, error) {
 	if err := need(u, RoleHost); err != nil {

@@ -116,9 +116,9 @@ func (db *DB) Game(ctx context.Context, id int64) (*club.Game, error) {
 	return g, translate(rows.Err(), "seat")
 }
 
-// Games lists games, newest first, without their seats.
-func (db *DB) Games(ctx context.Context, f club.GameFilter) ([]club.Game, error) {
-	q := `SELECT ` + gameCols + ` FROM games g JOIN users u ON u.id = g.host_id WHERE 1 = 1`
+// gameWhere is the condition of a game filter on games g, with its arguments.
+func gameWhere(f club.GameFilter) (string, []any) {
+	q := `1 = 1`
 	var args []any
 	if f.Status != "" {
 		q += ` AND g.status = ?`
@@ -152,6 +152,21 @@ func (db *DB) Games(ctx context.Context, f club.GameFilter) ([]club.Game, error)
 		q += ` AND g.created_at < ?`
 		args = append(args, ms(f.To))
 	}
+	return q, args
+}
+
+// CountGames counts the games a filter selects (its limit aside).
+func (db *DB) CountGames(ctx context.Context, f club.GameFilter) (int, error) {
+	where, args := gameWhere(f)
+	var n int
+	err := db.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM games g WHERE `+where, args...).Scan(&n)
+	return n, translate(err, "game")
+}
+
+// Games lists games, newest first, without their seats.
+func (db *DB) Games(ctx context.Context, f club.GameFilter) ([]club.Game, error) {
+	where, args := gameWhere(f)
+	q := `SELECT ` + gameCols + ` FROM games g JOIN users u ON u.id = g.host_id WHERE ` + where
 	limit := f.Limit
 	if limit <= 0 || limit > 500 {
 		limit = 100

@@ -233,11 +233,15 @@ func (s *Server) gameLive(w http.ResponseWriter, r *http.Request) {
 	}
 	ch, stop := s.Live.Subscribe(id)
 	defer stop()
+	s.metrics.streams.Inc()
+	defer s.metrics.streams.Dec()
 	tick := time.NewTicker(25 * time.Second)
 	defer tick.Stop()
 	for {
 		select {
 		case <-r.Context().Done():
+			return
+		case <-s.streams: // the server shuts down
 			return
 		case v := <-ch:
 			fmt.Fprintf(w, "event: version\ndata: %d\n\n", v)

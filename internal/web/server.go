@@ -42,8 +42,14 @@ type Server struct {
 	Cookies CookieSecurity
 	Log     *slog.Logger
 	Live    *Hub
+	// MetricsToken, when set, opens /metrics to requests that carry it (see metricsAllowed).
+	MetricsToken string
+	// BackupDir is where an admin's backups from the site are written ("" : the site offers none).
+	BackupDir string
 
-	pages map[string]*template.Template
+	pages   map[string]*template.Template
+	metrics *metrics
+	streams chan struct{} // closed when the server shuts down: live streams end
 }
 
 const sessionCookie = "mafiaclub_session"
@@ -55,7 +61,8 @@ func New(svc *club.Services) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{svc: svc, Catalog: cat, Cookies: CookieSecureAuto, Log: slog.Default(), Live: NewHub()}
+	s := &Server{svc: svc, Catalog: cat, Cookies: CookieSecureAuto, Log: slog.Default(), Live: NewHub(), streams: make(chan struct{})}
+	s.metrics = newMetrics(liveGamesGauge(s))
 	if err := s.parseTemplates(); err != nil {
 		return nil, err
 	}
@@ -90,8 +97,18 @@ func (s *Server) parseTemplates() error {
 	return nil
 }
 
-// Handler returns the site with its middleware: recovery, security headers, cross-origin protection for every
-// state-changing request, and the session.
+// CloseStreams ends every live stream (server-sent events) at once: a server that shuts down calls it, since an
+// open stream never finishes by itself. Requests still in flight are not touched.
+func (s *Server) CloseStreams() {
+	select {
+	case <-s.streams:
+	default:
+		close(s.streams)
+	}
+}
+
+// Handler returns the site with its middleware: the request's log line and metrics, recovery, security headers,
+// cross-origin protection for every state-changing request, and the session.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	s.routes(mux)
@@ -99,7 +116,7 @@ func (s *Server) Handler() http.Handler {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, club.Errorf(club.Forbidden, "this form was sent from another site, so it was refused; open the page here and send it again"))
 	}))
-	return s.recoverer(securityHeaders(limitBodies(cop.Handler(s.session(mux)))))
+	return s.observe(s.recoverer(securityHeaders(limitBodies(cop.Handler(s.session(s.routed(mux)))))))
 }
 
 // limitBodies bounds every request body, so that nobody can make the server read or spool an endless upload:
@@ -260,6 +277,7 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	if code == club.Internal {
 		s.Log.Error("request failed", "path", r.URL.Path, "err", err) // the error says its cause (club.Error)
+		s.metrics.internal.Inc()
 	}
 	if code == club.Busy || code == club.TooMany {
 		w.Header().Set("Retry-After", "5")
