@@ -292,6 +292,21 @@ func (a *annealer) apply(A, B []int, pa, pb int) {
 	}
 }
 
+// cost is the whole cost of the schedule, computed from scratch: meetings, tables and broken constraints.
+func (a *annealer) cost() int {
+	n, R := a.n, a.s.params.Rounds
+	c := a.big * a.violations()
+	for x := range n {
+		for y := x + 1; y < n; y++ {
+			c += meetCost(int(a.meet[x*n+y]), a.base)
+		}
+		for t := range a.tbl {
+			c += tableCost(int(a.at[x*a.tbl+t]), a.toff[x]/(R+1))
+		}
+	}
+	return c
+}
+
 // violations counts the broken constraints from scratch: pairs of Apart at one table and players at a barred
 // table, over every round.
 func (a *annealer) violations() int {

@@ -641,3 +641,27 @@ func BenchmarkGenerate100(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGenerate times the sizes of docs/seating.md (players x rounds, tables of 10, seed 1, no constraints)
+// and reports the figures of the last schedule against their bounds: go test ./internal/seating -run '^$'
+// -bench Generate/ -benchtime 3x.
+func BenchmarkGenerate(b *testing.B) {
+	for _, sz := range [][2]int{{20, 10}, {23, 8}, {30, 10}, {37, 12}, {100, 10}} {
+		b.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(b *testing.B) {
+			p := Params{Players: sz[0], PerTable: 10, Rounds: sz[1], Seed: 1}
+			var s *Schedule
+			for b.Loop() {
+				s = generate(b, p)
+			}
+			q := s.Quality()
+			b.ReportMetric(float64(q.GamesMax-q.GamesMin), "games-spread")
+			b.ReportMetric(float64(q.SeatMax), "seat-max")
+			b.ReportMetric(float64(q.SeatBound), "seat-bound")
+			b.ReportMetric(float64(q.TableMax), "table-max")
+			b.ReportMetric(float64(q.TableBound), "table-bound")
+			b.ReportMetric(float64(q.MeetMax), "meet-max")
+			b.ReportMetric(float64(q.MeetBound), "meet-bound")
+			b.ReportMetric(float64(q.MeetHistogram[q.MeetMax]), "pairs-at-max")
+		})
+	}
+}
