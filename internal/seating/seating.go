@@ -20,7 +20,7 @@ const (
 const DefaultIterations = 3000
 
 // MinMoves is the least number of annealing moves Generate spends on a schedule whose Iterations give fewer: it
-// runs the search again, up to maxRuns times in all, and keeps the best result (20 players over 10 rounds: 5
+// runs the search again, up to 8 times in all (maxRuns), and keeps the best result (20 players over 10 rounds: 5
 // runs). The default for 100 players and 10 rounds is one run.
 const MinMoves = 3_000_000
 
