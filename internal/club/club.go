@@ -214,6 +214,8 @@ type Store interface {
 	CreateGame(ctx context.Context, g *Game) error
 	Game(ctx context.Context, id int64) (*Game, error)
 	Games(ctx context.Context, f GameFilter) ([]Game, error)
+	// GameIDs lists every game's id, in order.
+	GameIDs(ctx context.Context) ([]int64, error)
 	// CountGames counts the games a filter selects, its limit aside.
 	CountGames(ctx context.Context, f GameFilter) (int, error)
 	// Events returns a game's log in order.

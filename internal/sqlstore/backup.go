@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 
@@ -12,13 +13,19 @@ import (
 // SQLite's own online copy, one read transaction, so a write acknowledged before it began is in the copy, and
 // none half-done is). The file must not exist. On PostgreSQL it refuses: pg_dump is the tool there (README).
 func (db *DB) Backup(ctx context.Context, path string) error {
-	if db.dialect != "sqlite" {
+	if db.dialect != "sqlite" || db.path == "" {
 		return club.Errorf(club.Invalid, "on PostgreSQL, back up with pg_dump")
 	}
 	if _, err := os.Stat(path); err == nil {
 		return club.Errorf(club.Conflict, "%s exists already", path)
 	}
-	if _, err := db.r.db.ExecContext(ctx, `VACUUM INTO ?`, path); err != nil {
+	// a connection of its own: the store's writer stays free for the hosts, its readers are read-only
+	conn, err := sql.Open("sqlite", "file:"+db.path+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		return &club.Error{Code: club.Internal, Message: "backup", Cause: err}
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `VACUUM INTO ?`, path); err != nil {
 		os.Remove(path)
 		return &club.Error{Code: club.Internal, Message: "backup", Cause: err}
 	}

@@ -155,6 +155,24 @@ func gameWhere(f club.GameFilter) (string, []any) {
 	return q, args
 }
 
+// GameIDs lists every game's id, in order.
+func (db *DB) GameIDs(ctx context.Context) ([]int64, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT id FROM games ORDER BY id`)
+	if err != nil {
+		return nil, translate(err, "game")
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, translate(err, "game")
+		}
+		out = append(out, id)
+	}
+	return out, translate(rows.Err(), "game")
+}
+
 // CountGames counts the games a filter selects (its limit aside).
 func (db *DB) CountGames(ctx context.Context, f club.GameFilter) (int, error) {
 	where, args := gameWhere(f)

@@ -37,6 +37,8 @@ type DB struct {
 	// Now is the clock of the times the store fills in itself (a row's creation when the caller gave none); the
 	// program sets it to the club's clock. Nil is time.Now.
 	Now func() time.Time
+	// path is the SQLite file ("" on PostgreSQL and for ":memory:").
+	path string
 }
 
 func (db *DB) now() time.Time {
@@ -78,6 +80,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	db := &DB{w: dbh{w, sqlite}, dialect: "sqlite"}
 	db.r = db.w
 	if path != ":memory:" {
+		db.path = path
 		q.Add("_pragma", "query_only(1)")
 		r, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
 		if err != nil {

@@ -68,6 +68,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /admin/members/{id}", s.require(club.RoleAdmin, s.changeMember))
 	mux.HandleFunc("POST /admin/link-guest", s.require(club.RoleAdmin, s.linkGuest))
 	mux.HandleFunc("GET /admin/import", s.require(club.RoleAdmin, s.importForm))
+	mux.HandleFunc("GET /admin/backups", s.require(club.RoleAdmin, s.backupsPage))
+	mux.HandleFunc("POST /admin/backups", s.require(club.RoleAdmin, s.startBackup))
 
 	// tournaments: public pages; the organiser (admin), the chief judge and the table judges act
 	mux.HandleFunc("GET /tournaments", s.tournamentsPage)
