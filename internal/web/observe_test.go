@@ -1,0 +1,100 @@
+package web_test
+
+import (
+	"bytes"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+)
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestRequestLog: one JSON line per request with its id (also in X-Request-Id), route, status and the account's
+// id; never the password or the session token.
+func TestRequestLog(t *testing.T) {
+	h := newHarness(t)
+	var buf syncBuffer
+	h.site.Log = slog.New(slog.NewJSONHandler(&buf, nil))
+	c := h.client()
+	r := h.post(c, "/login", url.Values{"login": {"host"}, "password": {"demo-host"}})
+	if r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("login: %d", r.StatusCode)
+	}
+	g := h.get(c, "/games")
+	id := g.Header.Get("X-Request-Id")
+	if len(id) != 16 {
+		t.Fatalf("X-Request-Id %q", id)
+	}
+	log := buf.String()
+	var line string
+	for _, l := range strings.Split(log, "\n") {
+		if strings.Contains(l, id) {
+			line = l
+		}
+	}
+	for _, want := range []string{`"msg":"request"`, `"route":"/games"`, `"status":200`, `"method":"GET"`, `"user":2`} {
+		if !strings.Contains(line, want) {
+			t.Errorf("the log line of GET /games lacks %s: %s", want, line)
+		}
+	}
+	u, _ := url.Parse(h.srv.URL)
+	for _, ck := range c.Jar.Cookies(u) {
+		if strings.Contains(log, ck.Value) {
+			t.Errorf("the log holds the %s cookie's value", ck.Name)
+		}
+	}
+	if strings.Contains(log, "demo-host") {
+		t.Error("the log holds a password")
+	}
+}
+
+// TestMetrics: /metrics speaks Prometheus' format with our metrics; it is for this machine or the token only.
+func TestMetrics(t *testing.T) {
+	h := newHarness(t)
+	h.get(h.client(), "/rating")
+	h.post(h.client(), "/login", url.Values{"login": {"nobody"}, "password": {"wrong-password"}})
+	r := h.get(h.client(), "/metrics")
+	if r.StatusCode != http.StatusOK {
+		t.Fatalf("/metrics from this machine: %d", r.StatusCode)
+	}
+	for _, want := range []string{`mafiaclub_http_requests_total{code="200",method="GET",route="/rating"} 1`,
+		`mafiaclub_http_requests_total{code="401",method="POST",route="/login"} 1`,
+		"mafiaclub_http_request_duration_seconds_bucket", "mafiaclub_live_games 0", "mafiaclub_sse_clients 0",
+		"mafiaclub_internal_errors_total 0", "go_goroutines"} {
+		if !strings.Contains(r.Body, want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
+	req, _ := http.NewRequest(http.MethodGet, h.srv.URL+"/metrics", nil)
+	req.Header.Set("X-Forwarded-For", "203.0.113.9")
+	if r := h.do(h.client(), req); r.StatusCode != http.StatusForbidden {
+		t.Errorf("/metrics through a proxy: %d, want 403", r.StatusCode)
+	}
+	h.site.MetricsToken = "s3cret-token"
+	req.Header.Set("Authorization", "Bearer s3cret-token")
+	if r := h.do(h.client(), req); r.StatusCode != http.StatusOK {
+		t.Errorf("/metrics with the token: %d", r.StatusCode)
+	}
+	req.Header.Set("Authorization", "Bearer wrong")
+	if r := h.do(h.client(), req); r.StatusCode != http.StatusForbidden {
+		t.Errorf("/metrics with a wrong token: %d", r.StatusCode)
+	}
+}
