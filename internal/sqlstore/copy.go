@@ -43,26 +43,8 @@ func Copy(ctx context.Context, from, to *DB, progress func(table string, rows in
 		}
 	}
 	if to.dialect == "postgres" {
-		// identity columns go on from the highest id copied, not from 1
-		rows, err := tx.QueryContext(ctx, `SELECT table_name FROM information_schema.columns
-			WHERE table_schema = current_schema() AND column_name = 'id' AND is_identity = 'YES'`)
-		if err != nil {
+		if err := resetIdentities(ctx, tx); err != nil {
 			return err
-		}
-		var ids []string
-		for rows.Next() {
-			var t string
-			if err := rows.Scan(&t); err != nil {
-				rows.Close()
-				return err
-			}
-			ids = append(ids, t)
-		}
-		rows.Close()
-		for _, t := range ids {
-			if _, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence(?, 'id'), (SELECT COALESCE(MAX(id), 0) + 1 FROM `+t+`), false)`, t); err != nil {
-				return fmt.Errorf("%s: identity: %w", t, err)
-			}
 		}
 	}
 	return tx.Commit()
@@ -209,4 +191,30 @@ func (db *DB) tables(ctx context.Context) ([]string, error) {
 		}
 	}
 	return order, nil
+}
+
+// resetIdentities makes every identity column of a PostgreSQL schema go on from the highest id it holds (rows
+// written with their ids, by a copy, leave the sequences at 1).
+func resetIdentities(ctx context.Context, tx *txn) error {
+	rows, err := tx.QueryContext(ctx, `SELECT table_name FROM information_schema.columns
+		WHERE table_schema = current_schema() AND column_name = 'id' AND is_identity = 'YES'`)
+	if err != nil {
+		return err
+	}
+	var ids []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			rows.Close()
+			return err
+		}
+		ids = append(ids, t)
+	}
+	rows.Close()
+	for _, t := range ids {
+		if _, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence(?, 'id'), (SELECT COALESCE(MAX(id), 0) + 1 FROM `+t+`), false)`, t); err != nil {
+			return fmt.Errorf("%s: identity: %w", t, err)
+		}
+	}
+	return nil
 }

@@ -62,10 +62,24 @@ func isPostgres(dsn string) bool {
 // On SQLite every commit is synchronous (synchronous=FULL): an acknowledged write survives a crash of the
 // process or the machine. On PostgreSQL that is the server's synchronous_commit (on by default).
 func Open(ctx context.Context, dsn string) (*DB, error) {
+	var db *DB
+	var err error
 	if isPostgres(dsn) {
-		return openPostgres(ctx, dsn)
+		db, err = openPostgresNoMigrate(ctx, dsn)
+	} else {
+		db, err = openSQLiteNoMigrate(dsn)
 	}
-	path := dsn
+	if err != nil {
+		return nil, err
+	}
+	if err := db.migrateAndFill(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+func openSQLiteNoMigrate(path string) (*DB, error) {
 	q := url.Values{}
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "busy_timeout(10000)")
@@ -90,14 +104,10 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		r.SetMaxOpenConns(8)
 		db.r = dbh{r, sqlite}
 	}
-	if err := db.migrateAndFill(ctx); err != nil {
-		db.Close()
-		return nil, err
-	}
 	return db, nil
 }
 
-func openPostgres(ctx context.Context, dsn string) (*DB, error) {
+func openPostgresNoMigrate(ctx context.Context, dsn string) (*DB, error) {
 	p, err := sql.Open("pgx", dsn)
 	if err != nil {
 		return nil, err
@@ -110,10 +120,6 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 	if err := p.PingContext(ctx); err != nil {
 		p.Close()
 		return nil, fmt.Errorf("postgres: %w", err)
-	}
-	if err := db.migrateAndFill(ctx); err != nil {
-		p.Close()
-		return nil, err
 	}
 	return db, nil
 }
