@@ -253,8 +253,12 @@ func bump(ctx context.Context, tx *txn, gameID, version int64, eventsDelta int, 
 	return club.Errorf(club.Invalid, "the game is not %s", wantStatus)
 }
 
-// Append adds events to a live game's log at version, in one transaction.
+// Append adds events to a live game's log at version, atomically: on SQLite in the next group commit (group.go),
+// on PostgreSQL in a transaction of its own (the server groups concurrent commits itself).
 func (db *DB) Append(ctx context.Context, gameID, version int64, events []club.StoredEvent) error {
+	if db.dialect == "sqlite" {
+		return db.groupAppend(ctx, gameID, version, events)
+	}
 	return db.inTx(ctx, "game", func(tx *txn) error { return appendEvents(ctx, tx, gameID, version, events) })
 }
 

@@ -39,6 +39,8 @@ type DB struct {
 	Now func() time.Time
 	// path is the SQLite file ("" on PostgreSQL and for ":memory:").
 	path string
+	// group commits SQLite's concurrent appends together (group.go).
+	group committer
 }
 
 func (db *DB) now() time.Time {
@@ -126,6 +128,7 @@ func openPostgresNoMigrate(ctx context.Context, dsn string) (*DB, error) {
 
 // Close closes the database.
 func (db *DB) Close() error {
+	db.stopGroup()
 	err := db.w.db.Close()
 	if db.r.db != db.w.db {
 		if e := db.r.db.Close(); err == nil {

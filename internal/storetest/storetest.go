@@ -18,6 +18,7 @@ func Run(t *testing.T, open func(t *testing.T) club.Store) {
 	t.Run("players", func(t *testing.T) { players(t, open(t)) })
 	t.Run("game log", func(t *testing.T) { gameLog(t, open(t)) })
 	t.Run("concurrent appends", func(t *testing.T) { concurrentAppends(t, open(t)) })
+	t.Run("appends to many games at once", func(t *testing.T) { appendsToManyGames(t, open(t)) })
 	for _, x := range extra {
 		t.Run(x.name, func(t *testing.T) { x.f(t, open(t)) })
 	}
@@ -224,6 +225,50 @@ func concurrentAppends(t *testing.T, s club.Store) {
 	log, _ := s.Events(ctx, g.ID)
 	if len(log) != 5 {
 		t.Errorf("%d events, want 5", len(log))
+	}
+}
+
+// appendsToManyGames: hosts of 20 games append at once, each on his own game (the store may commit them together); every
+// append is in its game's log once, in order, and a stale one among them is refused alone.
+func appendsToManyGames(t *testing.T, s club.Store) {
+	ctx := context.Background()
+	h := NewHost(t, s, "h")
+	var wg sync.WaitGroup
+	ids := make([]int64, 20)
+	for i := range ids {
+		g := &club.Game{Rules: "fiim-2025-club", Seats: tenSeats(), HostID: h.ID}
+		must(t, s.CreateGame(ctx, g))
+		ids[i] = g.ID
+	}
+	for i, id := range ids {
+		wg.Add(1)
+		go func(i int, id int64) {
+			defer wg.Done()
+			for v := int64(0); v < 10; v++ {
+				if err := s.Append(ctx, id, v, []club.StoredEvent{ev(int(v)+1, fmt.Sprintf(`{"type": "foul", "seat": %d}`, v%10+1), h.ID)}); err != nil {
+					t.Errorf("game %d, version %d: %v", id, v, err)
+					return
+				}
+				if v == 5 { // a stale device among the others
+					wantCode(t, s.Append(ctx, id, v, []club.StoredEvent{ev(int(v)+1, `{"type": "foul", "seat": 1}`, h.ID)}), club.Conflict)
+				}
+			}
+		}(i, id)
+	}
+	wg.Wait()
+	for _, id := range ids {
+		log, err := s.Events(ctx, id)
+		must(t, err)
+		g, err := s.Game(ctx, id)
+		must(t, err)
+		if len(log) != 10 || g.Version != 10 {
+			t.Errorf("game %d: %d events, version %d; want 10 and 10", id, len(log), g.Version)
+		}
+		for i, e := range log {
+			if e.Seq != i+1 {
+				t.Errorf("game %d: event %d has seq %d", id, i, e.Seq)
+			}
+		}
 	}
 }
 
