@@ -105,49 +105,23 @@ func (db *DB) tables(ctx context.Context) ([]string, error) {
 	deps := map[string][]string{}
 	switch db.dialect {
 	case "sqlite":
-		rows, err := db.r.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations'`)
+		var err error
+		names, err = queryStrings(ctx, db.r.handle(), `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations'`)
 		if err != nil {
 			return nil, err
 		}
-		for rows.Next() {
-			var n string
-			if err := rows.Scan(&n); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			names = append(names, n)
-		}
-		rows.Close()
 		for _, n := range names {
-			fk, err := db.r.QueryContext(ctx, `SELECT "table" FROM pragma_foreign_key_list(?)`, n)
-			if err != nil {
+			if deps[n], err = queryStrings(ctx, db.r.handle(), `SELECT "table" FROM pragma_foreign_key_list(?)`, n); err != nil {
 				return nil, err
 			}
-			for fk.Next() {
-				var ref string
-				if err := fk.Scan(&ref); err != nil {
-					fk.Close()
-					return nil, err
-				}
-				deps[n] = append(deps[n], ref)
-			}
-			fk.Close()
 		}
 	default:
-		rows, err := db.r.QueryContext(ctx, `SELECT table_name FROM information_schema.tables
+		var err error
+		names, err = queryStrings(ctx, db.r.handle(), `SELECT table_name FROM information_schema.tables
 			WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name != 'schema_migrations'`)
 		if err != nil {
 			return nil, err
 		}
-		for rows.Next() {
-			var n string
-			if err := rows.Scan(&n); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			names = append(names, n)
-		}
-		rows.Close()
 		fk, err := db.r.QueryContext(ctx, `SELECT c.conrelid::regclass::text, c.confrelid::regclass::text FROM pg_constraint c
 			JOIN pg_namespace ns ON ns.oid = c.connamespace WHERE c.contype = 'f' AND ns.nspname = current_schema()`)
 		if err != nil {
@@ -196,25 +170,33 @@ func (db *DB) tables(ctx context.Context) ([]string, error) {
 // resetIdentities makes every identity column of a PostgreSQL schema go on from the highest id it holds (rows
 // written with their ids, by a copy, leave the sequences at 1).
 func resetIdentities(ctx context.Context, tx *txn) error {
-	rows, err := tx.QueryContext(ctx, `SELECT table_name FROM information_schema.columns
+	ids, err := queryStrings(ctx, tx.handle, `SELECT table_name FROM information_schema.columns
 		WHERE table_schema = current_schema() AND column_name = 'id' AND is_identity = 'YES'`)
 	if err != nil {
 		return err
 	}
-	var ids []string
-	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
-			rows.Close()
-			return err
-		}
-		ids = append(ids, t)
-	}
-	rows.Close()
 	for _, t := range ids {
 		if _, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence(?, 'id'), (SELECT COALESCE(MAX(id), 0) + 1 FROM `+t+`), false)`, t); err != nil {
 			return fmt.Errorf("%s: identity: %w", t, err)
 		}
 	}
 	return nil
+}
+
+// queryStrings runs a query of one text column and returns its values.
+func queryStrings(ctx context.Context, h handle, query string, args ...any) ([]string, error) {
+	rows, err := h.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
 }

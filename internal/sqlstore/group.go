@@ -27,6 +27,7 @@ type appendReq struct {
 
 type committer struct {
 	once  sync.Once
+	stop  sync.Once
 	reqs  chan *appendReq
 	quit  chan struct{}
 	ended chan struct{}
@@ -39,6 +40,9 @@ func (db *DB) groupAppend(ctx context.Context, gameID, version int64, events []c
 		c.reqs, c.quit, c.ended = make(chan *appendReq), make(chan struct{}), make(chan struct{})
 		go db.commitLoop()
 	})
+	if c.reqs == nil { // closed before any append
+		return club.Errorf(club.Internal, "the database is closed")
+	}
 	req := &appendReq{ctx: ctx, gameID: gameID, version: version, events: events, done: make(chan error, 1)}
 	select {
 	case c.reqs <- req:
@@ -125,8 +129,10 @@ func (db *DB) commitBatch(batch []*appendReq) {
 func (db *DB) stopGroup() {
 	c := &db.group
 	c.once.Do(func() {}) // never started: nothing to stop, and never start it after Close
-	if c.quit != nil {
-		close(c.quit)
-		<-c.ended
-	}
+	c.stop.Do(func() {
+		if c.quit != nil {
+			close(c.quit)
+			<-c.ended
+		}
+	})
 }

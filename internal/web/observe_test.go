@@ -1,37 +1,18 @@
 package web_test
 
 import (
-	"bytes"
 	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 )
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestRequestLog: one JSON line per request with its id (also in X-Request-Id), route, status and the account's
 // id; never the password or the session token.
 func TestRequestLog(t *testing.T) {
 	h := newHarness(t)
-	var buf syncBuffer
+	var buf lockedBuffer
 	h.site.Log = slog.New(slog.NewJSONHandler(&buf, nil))
 	c := h.client()
 	r := h.post(c, "/login", url.Values{"login": {"host"}, "password": {"demo-host"}})
