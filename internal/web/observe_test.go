@@ -1,9 +1,13 @@
 package web_test
 
 import (
+	"context"
 	"log/slog"
+	"mafiaclub/internal/club"
+	"mafiaclub/internal/sqlstore"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -77,5 +81,41 @@ func TestMetrics(t *testing.T) {
 	req.Header.Set("Authorization", "Bearer wrong")
 	if r := h.do(h.client(), req); r.StatusCode != http.StatusForbidden {
 		t.Errorf("/metrics with a wrong token: %d", r.StatusCode)
+	}
+}
+
+// TestBackupsPage: an admin takes a backup from the site and sees it as the last one; nobody else may.
+func TestBackupsPage(t *testing.T) {
+	h := newHarness(t)
+	dir := t.TempDir()
+	svc := h.site.Services()
+	svc.Backups = club.NewBackups(h.store, svc.Clock, dir)
+	host := h.login("host", "demo-host")
+	if r := h.post(host, "/admin/backups", nil); r.StatusCode != http.StatusForbidden {
+		t.Errorf("a host takes a backup: %d", r.StatusCode)
+	}
+	admin := h.login("admin", "demo-admin")
+	if page := h.get(admin, "/admin/backups").Body; !strings.Contains(page, `id="backup-start"`) {
+		t.Fatalf("the page offers no backup")
+	}
+	r := h.post(admin, "/admin/backups", nil)
+	if r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("backup: %d %s", r.StatusCode, errorOf(r.Body))
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "mafiaclub-*.db"))
+	if len(files) != 1 {
+		t.Fatalf("backups in the folder: %v", files)
+	}
+	page := h.get(admin, r.Header.Get("Location")).Body
+	if !strings.Contains(page, `id="backup-made"`) || !strings.Contains(page, filepath.Base(files[0])) {
+		t.Errorf("the page does not show the backup just taken")
+	}
+	copyDB, err := sqlstore.Open(context.Background(), files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer copyDB.Close()
+	if _, err := copyDB.UserByLogin(context.Background(), "admin"); err != nil {
+		t.Errorf("the backup lacks the club: %v", err)
 	}
 }
