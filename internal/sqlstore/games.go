@@ -255,16 +255,38 @@ func bump(ctx context.Context, tx *txn, gameID, version int64, eventsDelta int, 
 
 // Append adds events to a live game's log at version, atomically: on SQLite in the next group commit (group.go),
 // on PostgreSQL in a transaction of its own (the server groups concurrent commits itself).
-func (db *DB) Append(ctx context.Context, gameID, version int64, events []club.StoredEvent) error {
+func (db *DB) Append(ctx context.Context, gameID, version int64, key string, events []club.StoredEvent) error {
 	if db.dialect == "sqlite" {
-		return db.groupAppend(ctx, gameID, version, events)
+		return db.groupAppend(ctx, gameID, version, key, events)
 	}
-	return db.inTx(ctx, "game", func(tx *txn) error { return appendEvents(ctx, tx, gameID, version, events) })
+	return db.inTx(ctx, "game", func(tx *txn) error { return appendEvents(ctx, tx, gameID, version, key, events) })
 }
 
-func appendEvents(ctx context.Context, tx *txn, gameID, version int64, events []club.StoredEvent) error {
+// ActionRecorded reports whether a game has recorded the action of an idempotency key.
+func (db *DB) ActionRecorded(ctx context.Context, gameID int64, key string) (bool, error) {
+	var n int
+	err := db.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM action_keys WHERE game_id = ? AND akey = ?`, gameID, key).Scan(&n)
+	return n > 0, translate(err, "action")
+}
+
+// appendEvents appends in tx; a key the game has recorded already is club.ErrRecorded, before anything else.
+func appendEvents(ctx context.Context, tx *txn, gameID, version int64, key string, events []club.StoredEvent) error {
+	if key != "" {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM action_keys WHERE game_id = ? AND akey = ?`, gameID, key).Scan(&n); err != nil {
+			return translate(err, "action")
+		}
+		if n > 0 {
+			return club.ErrRecorded
+		}
+	}
 	if err := bump(ctx, tx, gameID, version, len(events), club.GameLive); err != nil {
 		return err
+	}
+	if key != "" {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO action_keys (game_id, akey, version) VALUES (?, ?, ?)`, gameID, key, version+1); err != nil {
+			return translate(err, "action")
+		}
 	}
 	for _, e := range events {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO game_events (game_id, seq, event, at, by_user) VALUES (?, ?, ?, ?, ?)`,
@@ -328,7 +350,7 @@ func (db *DB) ImportGame(ctx context.Context, g *club.Game, events []club.Stored
 		if err := createGame(ctx, tx, g); err != nil {
 			return err
 		}
-		if err := appendEvents(ctx, tx, g.ID, 0, events); err != nil {
+		if err := appendEvents(ctx, tx, g.ID, 0, "", events); err != nil {
 			return err
 		}
 		for i := range results {

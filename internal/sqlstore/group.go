@@ -21,6 +21,7 @@ type appendReq struct {
 	ctx     context.Context
 	gameID  int64
 	version int64
+	key     string
 	events  []club.StoredEvent
 	done    chan error
 }
@@ -34,7 +35,7 @@ type committer struct {
 }
 
 // groupAppend hands an append to the committer and waits for the transaction that holds it.
-func (db *DB) groupAppend(ctx context.Context, gameID, version int64, events []club.StoredEvent) error {
+func (db *DB) groupAppend(ctx context.Context, gameID, version int64, key string, events []club.StoredEvent) error {
 	c := &db.group
 	c.once.Do(func() {
 		c.reqs, c.quit, c.ended = make(chan *appendReq), make(chan struct{}), make(chan struct{})
@@ -43,7 +44,7 @@ func (db *DB) groupAppend(ctx context.Context, gameID, version int64, events []c
 	if c.reqs == nil { // closed before any append
 		return club.Errorf(club.Internal, "the database is closed")
 	}
-	req := &appendReq{ctx: ctx, gameID: gameID, version: version, events: events, done: make(chan error, 1)}
+	req := &appendReq{ctx: ctx, gameID: gameID, version: version, key: key, events: events, done: make(chan error, 1)}
 	select {
 	case c.reqs <- req:
 	case <-c.quit:
@@ -82,7 +83,7 @@ func (db *DB) commitLoop() {
 func (db *DB) commitBatch(batch []*appendReq) {
 	if len(batch) == 1 {
 		r := batch[0]
-		r.done <- db.inTx(r.ctx, "game", func(tx *txn) error { return appendEvents(r.ctx, tx, r.gameID, r.version, r.events) })
+		r.done <- db.inTx(r.ctx, "game", func(tx *txn) error { return appendEvents(r.ctx, tx, r.gameID, r.version, r.key, r.events) })
 		return
 	}
 	ctx := context.Background() // one request's end must not undo the others' transaction
@@ -110,7 +111,7 @@ func (db *DB) commitBatch(batch []*appendReq) {
 			answer(translate(err, "game"))
 			return
 		}
-		if err := appendEvents(ctx, tx, r.gameID, r.version, r.events); err != nil {
+		if err := appendEvents(ctx, tx, r.gameID, r.version, r.key, r.events); err != nil {
 			errs[i] = err
 			if _, err := tx.ExecContext(ctx, `ROLLBACK TO SAVEPOINT one_append`); err != nil {
 				answer(translate(err, "game"))

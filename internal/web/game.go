@@ -127,7 +127,7 @@ func (s *Server) gameAct(w http.ResponseWriter, r *http.Request) {
 		s.renderGame(w, r, http.StatusBadRequest, st, s.errorText(s.page(r).Lang, err))
 		return
 	}
-	s.afterChange(w, r, st, version)(s.svc.Games.ActOn(r.Context(), u, st, version, events))
+	s.afterChange(w, r, st, version)(s.svc.Games.ActOnce(r.Context(), u, st, version, r.PostFormValue("key"), events))
 }
 
 // sanctionHint tells the host, after a refused second hand in one round, what the rule set gives for voting

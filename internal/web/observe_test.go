@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"mafiaclub/internal/club"
 	"mafiaclub/internal/sqlstore"
@@ -117,5 +118,34 @@ func TestBackupsPage(t *testing.T) {
 	defer copyDB.Close()
 	if _, err := copyDB.UserByLogin(context.Background(), "admin"); err != nil {
 		t.Errorf("the backup lacks the club: %v", err)
+	}
+}
+
+// TestRetriedActionRecordedOnce: the same form sent twice (its first answer lost) is recorded once, and both
+// answers say it is recorded; a new form's action on the old version is still someone else's change.
+func TestRetriedActionRecordedOnce(t *testing.T) {
+	h := newHarness(t)
+	host := h.login("host", "demo-host")
+	id := h.newGame(host, "fiim-2025-club", tenRoles, nil)
+	form := url.Values{"version": {"0"}, "key": {"retry-key-0001"}, "type": {"foul"}, "seat": {"3"}}
+	for i := 0; i < 2; i++ {
+		if r := h.post(host, fmt.Sprintf("/games/%d/act", id), form); r.StatusCode != http.StatusSeeOther {
+			t.Fatalf("send %d: %d %s", i+1, r.StatusCode, errorOf(r.Body))
+		}
+	}
+	if g := h.replay(id); g.Result().Seats[2].Fouls != 1 {
+		t.Errorf("seat 3 has %d fouls, want 1", g.Result().Seats[2].Fouls)
+	}
+	form.Set("key", "another-key-0002")
+	if r := h.post(host, fmt.Sprintf("/games/%d/act", id), form); r.StatusCode != http.StatusConflict {
+		t.Errorf("a new action on the old version: %d, want 409", r.StatusCode)
+	}
+	form.Set("key", "bad key!")
+	form.Set("version", "1")
+	if r := h.post(host, fmt.Sprintf("/games/%d/act", id), form); r.StatusCode != http.StatusBadRequest {
+		t.Errorf("a malformed key: %d, want 400", r.StatusCode)
+	}
+	if page := h.get(host, fmt.Sprintf("/games/%d", id)).Body; !strings.Contains(page, `name="key" value="`) {
+		t.Error("the host page's forms carry no key")
 	}
 }
