@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
@@ -42,7 +43,7 @@ func newMetrics(liveGames func() float64) *metrics {
 	m.streams = prometheus.NewGauge(prometheus.GaugeOpts{Name: "mafiaclub_sse_clients", Help: "Open server-sent event streams."})
 	live := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "mafiaclub_live_games", Help: "Games being played (not saved)."}, liveGames)
 	m.reg.MustRegister(m.requests, m.latency, m.actions, m.internal, m.throttled, m.streams, live,
-		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 
