@@ -23,6 +23,8 @@ const usage = `usage:
   mafiaclub export --to mafiaratings FILE
                              convert our record to that platform's game JSON
   mafiaclub rules            list the rule sets and their options
+  mafiaclub seating -players N -rounds R [-seed S] [-per-table K] [-tables T]
+                             a tournament's seating and its figures as JSON; exit status 1 when none can be made
 `
 
 // run is the whole program, so tests can call it with their own streams.
@@ -47,6 +49,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exportCmd(args[1:], stdin, stdout, stderr)
 	case "rules":
 		return listRules(stdout)
+	case "seating":
+		return seatingCmd(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
