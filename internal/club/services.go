@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"mafiaclub/internal/seating"
 	"mafiaclub/internal/tourney"
 )
 
@@ -93,11 +94,13 @@ type Overview struct {
 	Stages       []StageOverview
 }
 
-// StageOverview is a stage with the judges of its tables and its games.
+// StageOverview is a stage with the judges of its tables, its games and the seating generator's figures of its
+// schedule as it stands (nil when they cannot be computed).
 type StageOverview struct {
 	Stage
-	Judges []TableJudge
-	Games  []Game
+	Judges  []TableJudge
+	Games   []Game
+	Quality *seating.Quality
 }
 
 // JudgeOf returns the judge of a table, 0 when none is named.
@@ -131,6 +134,10 @@ func (s *Tournaments) Overview(ctx context.Context, id int64) (*Overview, error)
 		}
 		if so.Games, err = s.store.Games(ctx, GameFilter{StageID: st.ID, Limit: 500}); err != nil {
 			return nil, err
+		}
+		if sched, _, err := restore(&st, o.Participants); err == nil {
+			q := sched.Quality()
+			so.Quality = &q
 		}
 		o.Stages = append(o.Stages, so)
 	}
