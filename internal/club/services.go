@@ -17,6 +17,7 @@ type Services struct {
 	Games       *Games       // live games: the host's actions
 	Records     *Records     // saved games: the history, the public record, the rating, players' pages
 	Tournaments *Tournaments // tournaments, their seating, standings and protests
+	Notices     *Notices     // members' inboxes and e-mail settings; the outbox and the reminders
 }
 
 // NewServices builds the services over a store, all on one clock.
@@ -28,6 +29,7 @@ func NewServices(store Store, clock *Clock) *Services {
 	s.Tournaments = &Tournaments{store: store, games: s.Games, clock: clock}
 	s.Games.tours = s.Tournaments
 	s.Records = &Records{store: store, games: s.Games}
+	s.Notices = &Notices{store: store, clock: clock}
 	return s
 }
 
