@@ -18,6 +18,7 @@ import (
 	_ "time/tzdata" // the club's time zone works on machines without zoneinfo
 
 	"mafiaclub/internal/club"
+	"mafiaclub/internal/notify"
 	"mafiaclub/internal/sqlstore"
 	"mafiaclub/internal/web"
 )
@@ -30,8 +31,8 @@ func env(name, def string) string {
 }
 
 type config struct {
-	addr, data, db, tz, cookies string
-	demo                        bool
+	addr, data, db, tz, cookies, smtp string
+	demo                              bool
 }
 
 func serveFlags(fs *flag.FlagSet) *config {
@@ -42,6 +43,7 @@ func serveFlags(fs *flag.FlagSet) *config {
 	fs.StringVar(&c.tz, "tz", env("MAFIACLUB_TZ", "America/Edmonton"), "the club's time zone (MAFIACLUB_TZ)")
 	fs.StringVar(&c.cookies, "cookie-secure", env("MAFIACLUB_COOKIE_SECURE", "auto"), "mark the session cookie Secure: auto (over TLS and on localhost), always, never")
 	fs.BoolVar(&c.demo, "demo", false, "create the demo club (admin, host, twenty players) if it is not there")
+	fs.StringVar(&c.smtp, "smtp", env("MAFIACLUB_SMTP", ""), "mail server for members' notices, smtp://user:pass@host:port?from=club@example.org (MAFIACLUB_SMTP)")
 	return c
 }
 
@@ -107,6 +109,12 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	}
 	site.Log = log
 	site.Cookies = web.CookieSecurity(c.cookies)
+	stopNotices, err := startNotices(site, c.smtp, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
+		return 2
+	}
+	defer stopNotices()
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
@@ -131,6 +139,19 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		log.Error("shutdown", "err", err)
 	}
 	return 0
+}
+
+// startNotices runs the reminders and, with -smtp, the e-mail sender until the returned function stops them.
+func startNotices(site *web.Server, smtpURL string, log *slog.Logger) (stop func(), err error) {
+	o := notify.Options{Render: site.MailText, Log: log}
+	if smtpURL != "" {
+		if o.SMTP, err = notify.ParseSMTP(smtpURL); err != nil {
+			return nil, err
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	wait := notify.Start(ctx, site.Services().Notices, o)
+	return func() { cancel(); wait() }, nil
 }
 
 // adminCreate makes an admin account; the password is read from standard input (a line).
