@@ -211,6 +211,22 @@ func TestPermissions(t *testing.T) {
 		{"decide a protest", []string{"chief"}, func(u *club.User) error {
 			return f.svc.Tournaments.DecideProtest(ctx, u, tgame.ID, -1, true, "r")
 		}},
+		{"edit a night", []string{"admin"}, func(u *club.User) error {
+			_, err := f.svc.Nights.Edit(ctx, u, night.ID+1000, club.NightForm{})
+			return err
+		}},
+		{"cancel a night", []string{"admin"}, func(u *club.User) error { return f.svc.Nights.CancelNight(ctx, u, night.ID+1000) }},
+		{"strikes report", []string{"admin"}, func(u *club.User) error {
+			_, err := f.svc.Nights.StrikeReport(ctx, u, f.now, f.now)
+			return err
+		}},
+		{"strikes rule", []string{"admin"}, func(u *club.User) error { _, err := f.svc.Nights.StrikeRule(ctx, u); return err }},
+		{"set the strikes rule", []string{"admin"}, func(u *club.User) error { return f.svc.Nights.SetStrikeRule(ctx, u, club.StrikeRule{}) }},
+		{"inbox", members, func(u *club.User) error { _, err := f.svc.Notices.Inbox(ctx, u); return err }},
+		{"unread count", members, func(u *club.User) error { _, err := f.svc.Notices.Unread(ctx, u); return err }},
+		{"mark notices read", members, func(u *club.User) error { return f.svc.Notices.MarkRead(ctx, u) }},
+		{"e-mail settings", members, func(u *club.User) error { _, err := f.svc.Notices.Email(ctx, u); return err }},
+		{"set e-mail", members, func(u *club.User) error { return f.svc.Notices.SetEmail(ctx, u, club.EmailForm{Address: "bad"}) }},
 		{"file a protest", members, func(u *club.User) error {
 			_, err := f.svc.Tournaments.FileProtest(ctx, u, tgame.ID, "result", "x")
 			return err
