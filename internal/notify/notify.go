@@ -126,14 +126,15 @@ func (s *Sender) Drain(ctx context.Context) {
 		}
 		sent := 0
 		for _, m := range due {
+			var rec error
 			if err := s.send(m); err != nil {
 				s.Log.Warn("mail not sent; it will be tried again", "outbox", m.ID, "attempts", m.Attempts+1, "err", err)
-				err = s.Notices.MailFailed(ctx, m, err.Error())
+				rec = s.Notices.MailFailed(ctx, m, err.Error())
 			} else {
 				sent++
-				err = s.Notices.MailSent(ctx, m.ID)
+				rec = s.Notices.MailSent(ctx, m.ID)
 			}
-			if err != nil {
+			if err := rec; err != nil {
 				s.Log.Error("outbox", "err", err)
 				return
 			}
