@@ -286,3 +286,31 @@ func TestRemoveAndReplace(t *testing.T) {
 		t.Errorf("a later stage seats %v", st2.Players)
 	}
 }
+
+// A player replaced before the stage begins stays out when the organiser reseats it.
+func TestReseatAfterSubstitute(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	admin := f.users["admin"]
+	tour := f.bigTournament(club.DefaultTournamentRules, 12)
+	st, _, err := f.svc.Tournaments.AddStage(ctx, admin, tour.ID, club.StageForm{Name: "Q", Rounds: 3})
+	f.must(err)
+	leaver := st.Players[0]
+	sub, err := f.svc.Tournaments.Replace(ctx, admin, tour.ID, leaver, "Late Guest")
+	f.must(err)
+	f.must(f.svc.Tournaments.Reseat(ctx, admin, tour.ID, st.ID, 99))
+	again, _ := f.db.Stage(ctx, st.ID)
+	games := gamesPerPlayer(t, again, 12)
+	if games[leaver] != 0 || games[sub.ID] == 0 {
+		t.Errorf("after reseating: the leaver plays %d, the substitute %d", games[leaver], games[sub.ID])
+	}
+	for r := 1; r <= 3; r++ {
+		if slices.Contains(again.SitsOut(r), leaver) {
+			t.Errorf("round %d: the leaver sits out instead of being gone", r)
+		}
+	}
+	o, _ := f.svc.Tournaments.Overview(ctx, tour.ID)
+	if o.Stages[0].Quality == nil {
+		t.Error("no figures after reseating")
+	}
+}

@@ -358,6 +358,29 @@ func (s *Tournaments) Reseat(ctx context.Context, admin *User, tournamentID, sta
 		}
 		return err
 	}
+	// a player replaced before the stage began is reseated as his substitute
+	parts, err := s.store.Participants(ctx, tournamentID)
+	if err != nil {
+		return err
+	}
+	sub := map[int64]int64{}
+	for _, p := range parts {
+		if p.Replaces != 0 {
+			sub[p.Replaces] = p.ID
+		}
+	}
+	current := func(id int64) int64 {
+		for n := 0; sub[id] != 0 && n < len(parts); n++ {
+			id = sub[id]
+		}
+		return id
+	}
+	for i, id := range st.Players {
+		st.Players[i] = current(id)
+	}
+	for i, pr := range st.Apart {
+		st.Apart[i] = [2]int64{current(pr[0]), current(pr[1])}
+	}
 	st.Seed = seed
 	if _, err := seat(st, st.Tables()); err != nil {
 		return err
