@@ -84,7 +84,7 @@ func fillClub(t *testing.T, db *sqlstore.DB, svc *club.Services, now *time.Time)
 		_, err := svc.Tournaments.AddParticipant(ctx, admin, tour.ID, n)
 		must(err)
 	}
-	stage, _, err := svc.Tournaments.AddStage(ctx, admin, tour.ID, "Q", 2, 0, nil)
+	stage, _, err := svc.Tournaments.AddStage(ctx, admin, tour.ID, club.StageForm{Name: "Q", Rounds: 2})
 	must(err)
 	must(svc.Tournaments.SetJudge(ctx, admin, tour.ID, stage.ID, 1, host.ID))
 	g, err := svc.Tournaments.StartGame(ctx, host, tour.ID, stage.ID, 1, 1, roles10)

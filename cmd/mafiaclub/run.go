@@ -29,6 +29,8 @@ const usage = `usage:
   mafiaclub copy -from DB -to DB
                              copy a whole club into an empty database (SQLite file or postgres:// URL),
                              then check every game and the rating on the target
+  mafiaclub seating -players N -rounds R [-seed S] [-per-table K] [-tables T]
+                             a tournament's seating and its figures as JSON; exit status 1 when none can be made
 `
 
 // run is the whole program, so tests can call it with their own streams.
@@ -59,6 +61,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return restoreCmd(args[1:], stdout, stderr)
 	case "copy":
 		return copyCmd(args[1:], stdout, stderr)
+	case "seating":
+		return seatingCmd(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

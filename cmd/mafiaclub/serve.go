@@ -18,6 +18,7 @@ import (
 	_ "time/tzdata" // the club's time zone works on machines without zoneinfo
 
 	"mafiaclub/internal/club"
+	"mafiaclub/internal/notify"
 	"mafiaclub/internal/sqlstore"
 	"mafiaclub/internal/web"
 )
@@ -30,10 +31,10 @@ func env(name, def string) string {
 }
 
 type config struct {
-	addr, data, db, tz, cookies string
-	logFormat, metricsToken     string
-	tlsCert, tlsKey             string
-	demo                        bool
+	addr, data, db, tz, cookies, smtp string
+	logFormat, metricsToken           string
+	tlsCert, tlsKey                   string
+	demo                              bool
 }
 
 func serveFlags(fs *flag.FlagSet) *config {
@@ -48,6 +49,7 @@ func serveFlags(fs *flag.FlagSet) *config {
 	fs.StringVar(&c.metricsToken, "metrics-token", env("MAFIACLUB_METRICS_TOKEN", ""), "a token that opens /metrics to other machines (Authorization: Bearer TOKEN); without it, only this machine (MAFIACLUB_METRICS_TOKEN)")
 	fs.StringVar(&c.tlsCert, "tls-cert", env("MAFIACLUB_TLS_CERT", ""), "serve HTTPS with this certificate file (PEM, the chain included) (MAFIACLUB_TLS_CERT)")
 	fs.StringVar(&c.tlsKey, "tls-key", env("MAFIACLUB_TLS_KEY", ""), "the certificate's private key file (PEM) (MAFIACLUB_TLS_KEY)")
+	fs.StringVar(&c.smtp, "smtp", env("MAFIACLUB_SMTP", ""), "mail server for members' notices, smtp://user:pass@host:port?from=club@example.org (MAFIACLUB_SMTP)")
 	return c
 }
 
@@ -142,6 +144,12 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	site.Log = log
 	site.Cookies = web.CookieSecurity(c.cookies)
 	site.MetricsToken = c.metricsToken
+	stopNotices, err := startNotices(site, c.smtp, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
+		return 2
+	}
+	defer stopNotices()
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
@@ -180,6 +188,19 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	}
 	log.Info("stopped")
 	return 0
+}
+
+// startNotices runs the reminders and, with -smtp, the e-mail sender until the returned function stops them.
+func startNotices(site *web.Server, smtpURL string, log *slog.Logger) (stop func(), err error) {
+	o := notify.Options{Render: site.MailText, Log: log}
+	if smtpURL != "" {
+		if o.SMTP, err = notify.ParseSMTP(smtpURL); err != nil {
+			return nil, err
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	wait := notify.Start(ctx, site.Services().Notices, o)
+	return func() { cancel(); wait() }, nil
 }
 
 // adminCreate makes an admin account; the password is read from standard input (a line).

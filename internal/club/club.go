@@ -271,4 +271,5 @@ type Store interface {
 	Strikes(ctx context.Context, userID int64) ([]Strike, error)
 
 	TournamentStore
+	NoticeStore
 }

@@ -40,9 +40,14 @@ type ClubNight struct {
 	PerTable  int
 	CreatedBy int64
 	CreatedAt time.Time
+	Note      string    // the admin's note to the members (what to bring, a change of room)
+	Cancelled time.Time // when an admin cancelled the night; zero while it takes place
 	// Filled by the store when listing: how many are in the main line-up and in the reserve.
 	Main, Reserve int
 }
+
+// IsCancelled reports whether an admin cancelled the night.
+func (n ClubNight) IsCancelled() bool { return !n.Cancelled.IsZero() }
 
 // MainSize is the number of places in the main line-up.
 func (n ClubNight) MainSize() int { return n.Tables * n.PerTable }

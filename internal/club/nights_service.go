@@ -90,11 +90,12 @@ func (n *Nights) Pool(ctx context.Context, u *User, nightID int64) ([]string, er
 	return pool, nil
 }
 
-// NightForm is an admin's new club night.
+// NightForm is an admin's new or edited club night.
 type NightForm struct {
 	StartsAt         time.Time
 	Place            string
 	Tables, PerTable int
+	Note             string
 }
 
 // Create adds a club night. Only an admin may.
@@ -102,21 +103,11 @@ func (n *Nights) Create(ctx context.Context, admin *User, f NightForm) (*ClubNig
 	if err := need(admin, RoleAdmin); err != nil {
 		return nil, err
 	}
-	if f.Tables < 1 || f.Tables > 50 {
-		return nil, Errorf(Invalid, "1 to 50 tables")
-	}
-	if f.PerTable < 7 || f.PerTable > 10 {
-		return nil, Errorf(Invalid, "7 to 10 players per table")
-	}
-	place, err := cleanName(f.Place, MaxTitle, "place", false)
-	if err != nil {
+	if err := n.checkForm(&f); err != nil {
 		return nil, err
 	}
 	now := n.clock.Now()
-	if !f.StartsAt.After(now) {
-		return nil, Errorf(Invalid, "the club night must start in the future")
-	}
-	night := &ClubNight{StartsAt: f.StartsAt, Place: place, Tables: f.Tables, PerTable: f.PerTable, CreatedBy: admin.ID, CreatedAt: now}
+	night := &ClubNight{StartsAt: f.StartsAt, Place: f.Place, Tables: f.Tables, PerTable: f.PerTable, Note: f.Note, CreatedBy: admin.ID, CreatedAt: now}
 	return night, n.store.CreateNight(ctx, night)
 }
 
@@ -141,6 +132,9 @@ func (n *Nights) Cancel(ctx context.Context, u *User, nightID int64) (*Registrat
 	now := n.clock.Now()
 	if !now.Before(night.StartsAt) {
 		return nil, Errorf(Invalid, "the club night has begun")
+	}
+	if night.IsCancelled() {
+		return nil, Errorf(Invalid, "the club night is cancelled")
 	}
 	return n.store.Cancel(ctx, nightID, u.ID, now, IsLate(*night, n.clock.Zone, now))
 }

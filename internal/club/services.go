@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"mafiaclub/internal/seating"
 	"mafiaclub/internal/tourney"
 )
 
@@ -17,6 +18,7 @@ type Services struct {
 	Records     *Records     // saved games: the history, the public record, the rating, players' pages
 	Tournaments *Tournaments // tournaments, their seating, standings and protests
 	Backups     *Backups     // copies of the database (SQLite), made from the site by an admin
+	Notices     *Notices     // members' inboxes and e-mail settings; the outbox and the reminders
 }
 
 // NewServices builds the services over a store, all on one clock. The backups folder is set apart
@@ -29,6 +31,7 @@ func NewServices(store Store, clock *Clock) *Services {
 	s.Tournaments = &Tournaments{store: store, games: s.Games, clock: clock}
 	s.Games.tours = s.Tournaments
 	s.Records = &Records{store: store, games: s.Games}
+	s.Notices = &Notices{store: store, clock: clock}
 	return s
 }
 
@@ -95,11 +98,13 @@ type Overview struct {
 	Stages       []StageOverview
 }
 
-// StageOverview is a stage with the judges of its tables and its games.
+// StageOverview is a stage with the judges of its tables, its games and the seating generator's figures of its
+// schedule as it stands (nil when they cannot be computed).
 type StageOverview struct {
 	Stage
-	Judges []TableJudge
-	Games  []Game
+	Judges  []TableJudge
+	Games   []Game
+	Quality *seating.Quality
 }
 
 // JudgeOf returns the judge of a table, 0 when none is named.
@@ -133,6 +138,10 @@ func (s *Tournaments) Overview(ctx context.Context, id int64) (*Overview, error)
 		}
 		if so.Games, err = s.store.Games(ctx, GameFilter{StageID: st.ID, Limit: 500}); err != nil {
 			return nil, err
+		}
+		if sched, _, err := restore(&st, o.Participants); err == nil {
+			q := sched.Quality()
+			so.Quality = &q
 		}
 		o.Stages = append(o.Stages, so)
 	}

@@ -87,7 +87,7 @@ func (f *fixture) tournamentGame() (*club.Tournament, *club.Stage, *club.Game) {
 		_, err := f.svc.Tournaments.AddParticipant(ctx, admin, tour.ID, fmt.Sprintf("Player %d", i))
 		f.must(err)
 	}
-	st, _, err := f.svc.Tournaments.AddStage(ctx, admin, tour.ID, "Q", 2, 0, nil)
+	st, _, err := f.svc.Tournaments.AddStage(ctx, admin, tour.ID, club.StageForm{Name: "Q", Rounds: 2})
 	f.must(err)
 	f.must(f.svc.Tournaments.SetJudge(ctx, admin, tour.ID, st.ID, 1, f.users["judge"].ID))
 	g, err := f.svc.Tournaments.StartGame(ctx, f.users["judge"], tour.ID, st.ID, 1, 1, tenRoles)
@@ -191,9 +191,18 @@ func TestPermissions(t *testing.T) {
 			_, err := f.svc.Tournaments.AddParticipant(ctx, u, tour.ID, "")
 			return err
 		}},
+		{"add participants in bulk", []string{"admin"}, func(u *club.User) error {
+			_, err := f.svc.Tournaments.AddParticipants(ctx, u, tour.ID, "")
+			return err
+		}},
+		{"remove a participant", []string{"admin"}, func(u *club.User) error { return f.svc.Tournaments.RemoveParticipant(ctx, u, tour.ID, -1) }},
+		{"replace a participant", []string{"admin"}, func(u *club.User) error {
+			_, err := f.svc.Tournaments.Replace(ctx, u, tour.ID, -1, "")
+			return err
+		}},
 		{"approve a participant", []string{"admin"}, func(u *club.User) error { return f.svc.Tournaments.Approve(ctx, u, tour.ID, -1) }},
 		{"add a stage", []string{"admin"}, func(u *club.User) error {
-			_, _, err := f.svc.Tournaments.AddStage(ctx, u, tour.ID, "F", 0, 0, nil)
+			_, _, err := f.svc.Tournaments.AddStage(ctx, u, tour.ID, club.StageForm{Name: "F"})
 			return err
 		}},
 		{"reseat", []string{"admin"}, func(u *club.User) error { return f.svc.Tournaments.Reseat(ctx, u, tour.ID, stage.ID, 1) }},
@@ -202,6 +211,22 @@ func TestPermissions(t *testing.T) {
 		{"decide a protest", []string{"chief"}, func(u *club.User) error {
 			return f.svc.Tournaments.DecideProtest(ctx, u, tgame.ID, -1, true, "r")
 		}},
+		{"edit a night", []string{"admin"}, func(u *club.User) error {
+			_, err := f.svc.Nights.Edit(ctx, u, night.ID+1000, club.NightForm{})
+			return err
+		}},
+		{"cancel a night", []string{"admin"}, func(u *club.User) error { return f.svc.Nights.CancelNight(ctx, u, night.ID+1000) }},
+		{"strikes report", []string{"admin"}, func(u *club.User) error {
+			_, err := f.svc.Nights.StrikeReport(ctx, u, f.now, f.now)
+			return err
+		}},
+		{"strikes rule", []string{"admin"}, func(u *club.User) error { _, err := f.svc.Nights.StrikeRule(ctx, u); return err }},
+		{"set the strikes rule", []string{"admin"}, func(u *club.User) error { return f.svc.Nights.SetStrikeRule(ctx, u, club.StrikeRule{}) }},
+		{"inbox", members, func(u *club.User) error { _, err := f.svc.Notices.Inbox(ctx, u); return err }},
+		{"unread count", members, func(u *club.User) error { _, err := f.svc.Notices.Unread(ctx, u); return err }},
+		{"mark notices read", members, func(u *club.User) error { return f.svc.Notices.MarkRead(ctx, u) }},
+		{"e-mail settings", members, func(u *club.User) error { _, err := f.svc.Notices.Email(ctx, u); return err }},
+		{"set e-mail", members, func(u *club.User) error { return f.svc.Notices.SetEmail(ctx, u, club.EmailForm{Address: "bad"}) }},
 		{"file a protest", members, func(u *club.User) error {
 			_, err := f.svc.Tournaments.FileProtest(ctx, u, tgame.ID, "result", "x")
 			return err

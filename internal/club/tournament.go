@@ -30,10 +30,15 @@ type Participant struct {
 	PlayerID     int64
 	Name         string
 	Approved     bool
+	// Replaces is the participant this one took the place of mid-tournament (0: none); his games stay his. Left
+	// is set on a participant who left and was replaced: he plays no more.
+	Replaces int64
+	Left     bool
 }
 
 // Stage is a part of a tournament (qualifying rounds, a final) with its seating: Schedule[round][table][seat] is
-// a participant's id, seats in order.
+// a participant's id, seats in order, and SitOut[round] the participants who sit the round out (none when the
+// players fill the tables; a stage seated before sit-outs existed has no list at all).
 type Stage struct {
 	ID           int64
 	TournamentID int64
@@ -42,6 +47,7 @@ type Stage struct {
 	PerTable     int
 	Seed         int64
 	Schedule     [][][]int64
+	SitOut       [][]int64
 	Players      []int64    // the participants in the order the generator got them
 	Apart        [][2]int64 // the pairs of participants kept apart
 	CreatedAt    time.Time
@@ -53,6 +59,14 @@ func (s Stage) Tables() int {
 		return 0
 	}
 	return len(s.Schedule[0])
+}
+
+// SitsOut returns the participants who sit out a round (from 1), none when all play.
+func (s Stage) SitsOut(round int) []int64 {
+	if round < 1 || round > len(s.SitOut) {
+		return nil
+	}
+	return s.SitOut[round-1]
 }
 
 // TableJudge is the judge (host) of one table of a stage.
@@ -88,10 +102,17 @@ type TournamentStore interface {
 	AddParticipant(ctx context.Context, p *Participant) error
 	Participants(ctx context.Context, tournamentID int64) ([]Participant, error)
 	ApproveParticipant(ctx context.Context, id int64) error
+	// RemoveParticipant removes a participant; NotFound when there is none.
+	RemoveParticipant(ctx context.Context, id int64) error
+	// ReplaceParticipant adds sub (approved) in the place of the participant leaving and marks him as gone, and
+	// stores the stages' schedules and sit-outs with sub in every place that holds 0, all in one transaction; a
+	// participant who has left already is a Conflict.
+	ReplaceParticipant(ctx context.Context, leaving int64, sub *Participant, stages []Stage) error
 	CreateStage(ctx context.Context, s *Stage) error
 	Stage(ctx context.Context, id int64) (*Stage, error)
 	Stages(ctx context.Context, tournamentID int64) ([]Stage, error)
-	SetSchedule(ctx context.Context, stageID int64, seed int64, schedule [][][]int64) error
+	// SetSchedule replaces a stage's seed, schedule and sit-outs (a reseating, a swap, a substitute).
+	SetSchedule(ctx context.Context, stageID int64, seed int64, schedule [][][]int64, sitOut [][]int64) error
 	SetTableJudge(ctx context.Context, stageID int64, table int, userID int64) error
 	TableJudges(ctx context.Context, stageID int64) ([]TableJudge, error)
 	FileProtest(ctx context.Context, p *StoredProtest) error

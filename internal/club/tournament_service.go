@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
+	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -133,12 +135,32 @@ func (s *Tournaments) stageOf(ctx context.Context, tournamentID, stageID int64) 
 	return st, nil
 }
 
-// AddStage seats the approved participants for rounds rounds with the seating generator (seat numbers and
-// meetings balanced; reproducible from the seed it records).
-//
-// top, when not 0, seats only the first top players of the standings so far (a final); apart lists pairs of
-// participants' names that never sit at one table (the organiser's conflicts).
-func (s *Tournaments) AddStage(ctx context.Context, admin *User, tournamentID int64, name string, rounds, top int, apart [][2]string) (*Stage, *seating.Quality, error) {
+// StageForm is an organiser's new stage: its name and rounds, a final's cut (Top: only the first Top players of
+// the standings so far; 0 for all the approved players), the size and number of tables (0: the rule set's
+// largest table, at most 10; as many full tables as the players fill) and the pairs of participants' names that
+// never sit at one table (the organiser's conflicts).
+type StageForm struct {
+	Name             string
+	Rounds, Top      int
+	PerTable, Tables int
+	Apart            [][2]string
+}
+
+// TableSizes returns the table sizes a stage of a tournament under rules may have: the rule set's range within the
+// seating generator's (7 to 10).
+func TableSizes(rules string) (lo, hi int) {
+	rs, ok := mafia.RuleSet(rules)
+	if !ok {
+		return seating.MaxPerTable, seating.MaxPerTable
+	}
+	return max(rs.MinPlayers, seating.MinPerTable), min(rs.MaxPlayers, seating.MaxPerTable)
+}
+
+// AddStage seats the approved participants (or a final's top players) for the form's rounds with the seating
+// generator: any number of players from one full table on, the players the full tables leave over sitting out in
+// turn, so that everyone plays the same number of games or, where no schedule can be equal, within one; seat
+// numbers, tables and meetings balanced; reproducible from the seed it records.
+func (s *Tournaments) AddStage(ctx context.Context, admin *User, tournamentID int64, f StageForm) (*Stage, *seating.Quality, error) {
 	if err := need(admin, RoleAdmin); err != nil {
 		return nil, nil, err
 	}
@@ -146,10 +168,16 @@ func (s *Tournaments) AddStage(ctx context.Context, admin *User, tournamentID in
 	if err != nil {
 		return nil, nil, err
 	}
-	rs, _ := mafia.RuleSet(t.Rules)
-	per := 10
-	if rs.MaxPlayers < per {
-		per = rs.MaxPlayers
+	lo, hi := TableSizes(t.Rules)
+	per := f.PerTable
+	if per == 0 {
+		per = hi
+	}
+	if per < lo || per > hi {
+		if lo == hi {
+			return nil, nil, Errorf(Invalid, "%s is played at tables of %d", t.Rules, lo)
+		}
+		return nil, nil, Errorf(Invalid, "%s is played at tables of %d to %d", t.Rules, lo, hi)
 	}
 	all, err := s.store.Participants(ctx, tournamentID)
 	if err != nil {
@@ -157,20 +185,20 @@ func (s *Tournaments) AddStage(ctx context.Context, admin *User, tournamentID in
 	}
 	var ids []int64
 	for _, p := range all {
-		if p.Approved {
+		if p.Approved && !p.Left {
 			ids = append(ids, p.ID)
 		}
 	}
-	if top > 0 {
+	if f.Top > 0 {
 		lines, _, err := s.Standings(ctx, tournamentID, "")
 		if err != nil {
 			return nil, nil, err
 		}
-		if len(lines) < top {
-			return nil, nil, Errorf(Invalid, "only %d players have results; a final of %d needs more", len(lines), top)
+		if len(lines) < f.Top {
+			return nil, nil, Errorf(Invalid, "only %d players have results; a final of %d needs more", len(lines), f.Top)
 		}
 		ids = ids[:0]
-		for _, l := range lines[:top] {
+		for _, l := range lines[:f.Top] {
 			ids = append(ids, l.Participant)
 		}
 	}
@@ -183,7 +211,7 @@ func (s *Tournaments) AddStage(ctx context.Context, admin *User, tournamentID in
 		}
 	}
 	var pairs [][2]int
-	for _, pair := range apart {
+	for _, pair := range f.Apart {
 		a, okA := index[strings.ToLower(strings.TrimSpace(pair[0]))]
 		b, okB := index[strings.ToLower(strings.TrimSpace(pair[1]))]
 		if !okA || !okB {
@@ -191,17 +219,21 @@ func (s *Tournaments) AddStage(ctx context.Context, admin *User, tournamentID in
 		}
 		pairs = append(pairs, [2]int{a, b})
 	}
-	if len(ids) == 0 || len(ids)%per != 0 {
-		return nil, nil, Errorf(Invalid, "%d approved players do not fill tables of %d", len(ids), per)
+	if len(ids) < per {
+		return nil, nil, Errorf(Invalid, "%d approved players do not fill a table of %d", len(ids), per)
 	}
-	if rounds < 1 || rounds > 30 {
+	if f.Tables < 0 || f.Tables > len(ids)/per {
+		return nil, nil, Errorf(Invalid, "%d players fill 1 to %d tables of %d", len(ids), len(ids)/per, per)
+	}
+	if f.Rounds < 1 || f.Rounds > 30 {
 		return nil, nil, Errorf(Invalid, "1 to 30 rounds")
 	}
-	if name, err = cleanName(name, MaxTitle, "stage's name", true); err != nil {
+	name, err := cleanName(f.Name, MaxTitle, "stage's name", true)
+	if err != nil {
 		return nil, nil, err
 	}
 	seed := randomSeed()
-	st := &Stage{TournamentID: tournamentID, Name: name, Rounds: rounds, PerTable: per, Seed: seed}
+	st := &Stage{TournamentID: tournamentID, Name: name, Rounds: f.Rounds, PerTable: per, Seed: seed}
 	if st.Name == "" {
 		st.Name = "1"
 	}
@@ -209,15 +241,19 @@ func (s *Tournaments) AddStage(ctx context.Context, admin *User, tournamentID in
 	for _, pr := range pairs {
 		st.Apart = append(st.Apart, [2]int64{ids[pr[0]], ids[pr[1]]})
 	}
-	q, err := seat(st)
+	tables := f.Tables
+	if tables == 0 {
+		tables = len(ids) / per
+	}
+	q, err := seat(st, tables)
 	if err != nil {
 		return nil, nil, err
 	}
 	return st, q, s.store.CreateStage(ctx, st)
 }
 
-// seat fills a stage's schedule from its seed, players and pairs kept apart.
-func seat(st *Stage) (*seating.Quality, error) {
+// seat fills a stage's schedule and sit-outs from its seed, players and pairs kept apart, at tables tables.
+func seat(st *Stage, tables int) (*seating.Quality, error) {
 	ids := st.Players
 	index := map[int64]int{}
 	for i, id := range ids {
@@ -227,15 +263,18 @@ func seat(st *Stage) (*seating.Quality, error) {
 	for _, pr := range st.Apart {
 		pairs = append(pairs, [2]int{index[pr[0]], index[pr[1]]})
 	}
-	sched, err := seating.Generate(seating.Params{Players: len(ids), PerTable: st.PerTable, Rounds: st.Rounds, Seed: uint64(st.Seed), Apart: pairs})
+	sched, err := seating.Generate(seating.Params{Players: len(ids), PerTable: st.PerTable, Tables: tables, Rounds: st.Rounds,
+		Seed: uint64(st.Seed), Apart: pairs})
 	if err != nil {
-		return nil, Errorf(Invalid, "the seating: %v", err)
+		if errors.Is(err, seating.ErrInfeasible) {
+			return nil, Errorf(Invalid, "the pairs kept apart cannot all be kept apart at these tables; try fewer pairs, more tables or another seed")
+		}
+		return nil, &Error{Code: Internal, Message: "the seating", Cause: err}
 	}
-	st.Schedule = nil
-	tables := len(ids) / st.PerTable
+	st.Schedule, st.SitOut = nil, nil
 	for r := 0; r < st.Rounds; r++ {
 		var round [][]int64
-		for tb := 0; tb < tables; tb++ {
+		for tb := 0; tb < sched.Tables(); tb++ {
 			var seats []int64
 			for _, p := range sched.Table(r, tb) {
 				seats = append(seats, ids[p])
@@ -243,9 +282,64 @@ func seat(st *Stage) (*seating.Quality, error) {
 			round = append(round, seats)
 		}
 		st.Schedule = append(st.Schedule, round)
+		out := []int64{}
+		for _, p := range sched.SitOut(r) {
+			out = append(out, ids[p])
+		}
+		st.SitOut = append(st.SitOut, out)
 	}
 	q := sched.Quality()
 	return &q, nil
+}
+
+// restore rebuilds a stored stage's schedule for the generator's figures and its checks: each participant is the
+// generator's player he took the place of (a substitute is the player he replaced, see Replace).
+func restore(st *Stage, parts []Participant) (*seating.Schedule, map[int64]int, error) {
+	index := map[int64]int{}
+	for i, id := range st.Players {
+		index[id] = i
+	}
+	for changed := true; changed; { // substitutes of substitutes
+		changed = false
+		for _, p := range parts {
+			if _, ok := index[p.ID]; !ok && p.Replaces != 0 {
+				if i, ok := index[p.Replaces]; ok {
+					index[p.ID], changed = i, true
+				}
+			}
+		}
+	}
+	var pairs [][2]int
+	for _, pr := range st.Apart {
+		pairs = append(pairs, [2]int{index[pr[0]], index[pr[1]]})
+	}
+	var tables [][][]int
+	for _, round := range st.Schedule {
+		var rt [][]int
+		for _, table := range round {
+			var seats []int
+			for _, id := range table {
+				i, ok := index[id]
+				if !ok {
+					return nil, nil, &Error{Code: Internal, Message: "the stage's schedule names a participant it was not seated with"}
+				}
+				seats = append(seats, i)
+			}
+			rt = append(rt, seats)
+		}
+		tables = append(tables, rt)
+	}
+	sched, err := seating.FromTables(seating.Params{Players: len(st.Players), PerTable: st.PerTable, Seed: uint64(st.Seed), Apart: pairs}, tables)
+	if err != nil {
+		return nil, nil, &Error{Code: Internal, Message: "the stage's schedule", Cause: err}
+	}
+	return sched, index, nil
+}
+
+// begun reports whether any game of a stage has begun.
+func (s *Tournaments) begun(ctx context.Context, stageID int64) (bool, error) {
+	games, err := s.store.Games(ctx, GameFilter{StageID: stageID, Limit: 1})
+	return len(games) > 0, err
 }
 
 // Reseat seats a stage that has not begun again from seed: the same seed, players and pairs give the same
@@ -258,21 +352,45 @@ func (s *Tournaments) Reseat(ctx context.Context, admin *User, tournamentID, sta
 	if err != nil {
 		return err
 	}
-	games, err := s.store.Games(ctx, GameFilter{StageID: stageID, Limit: 1})
+	if begun, err := s.begun(ctx, stageID); err != nil || begun {
+		if err == nil {
+			err = Errorf(Invalid, "the stage has begun")
+		}
+		return err
+	}
+	// a player replaced before the stage began is reseated as his substitute
+	parts, err := s.store.Participants(ctx, tournamentID)
 	if err != nil {
 		return err
 	}
-	if len(games) > 0 {
-		return Errorf(Invalid, "the stage has begun")
+	sub := map[int64]int64{}
+	for _, p := range parts {
+		if p.Replaces != 0 {
+			sub[p.Replaces] = p.ID
+		}
+	}
+	current := func(id int64) int64 {
+		for n := 0; sub[id] != 0 && n < len(parts); n++ {
+			id = sub[id]
+		}
+		return id
+	}
+	for i, id := range st.Players {
+		st.Players[i] = current(id)
+	}
+	for i, pr := range st.Apart {
+		st.Apart[i] = [2]int64{current(pr[0]), current(pr[1])}
 	}
 	st.Seed = seed
-	if _, err := seat(st); err != nil {
+	if _, err := seat(st, st.Tables()); err != nil {
 		return err
 	}
-	return s.store.SetSchedule(ctx, stageID, seed, st.Schedule)
+	return s.store.SetSchedule(ctx, stageID, seed, st.Schedule, st.SitOut)
 }
 
-// Swap exchanges two participants' places in one round of a stage, as the organiser decides.
+// Swap exchanges two participants' places in one round of a stage, as the organiser decides; with a player who
+// sits the round out, the other sits it out instead (each then plays a game more or fewer, and the figures show
+// it). A swap that would seat a pair kept apart together is refused, and so is a round that has begun.
 func (s *Tournaments) Swap(ctx context.Context, admin *User, tournamentID, stageID int64, round int, a, b int64) error {
 	if err := need(admin, RoleAdmin); err != nil {
 		return err
@@ -295,8 +413,20 @@ func (s *Tournaments) Swap(ctx context.Context, admin *User, tournamentID, stage
 			}
 		}
 	}
+	out := st.SitsOut(round)
+	for i := range out {
+		switch out[i] {
+		case a:
+			pa = &out[i]
+		case b:
+			pb = &out[i]
+		}
+	}
 	if pa == nil || pb == nil || a == b {
 		return Errorf(Invalid, "choose two players of round %d", round)
+	}
+	if slices.Contains(out, a) && slices.Contains(out, b) {
+		return Errorf(Invalid, "both sit round %d out; choose a player who plays it", round)
 	}
 	games, err := s.store.Games(ctx, GameFilter{StageID: stageID, Limit: 500})
 	if err != nil {
@@ -307,8 +437,23 @@ func (s *Tournaments) Swap(ctx context.Context, admin *User, tournamentID, stage
 			return Errorf(Invalid, "round %d has begun", round)
 		}
 	}
+	parts, err := s.store.Participants(ctx, tournamentID)
+	if err != nil {
+		return err
+	}
+	sched, index, err := restore(st, parts)
+	if err != nil {
+		return err
+	}
+	if err := sched.Swap(round-1, index[a], index[b]); err != nil {
+		if errors.Is(err, seating.ErrApart) {
+			return Errorf(Invalid, "the swap would seat two players kept apart at one table")
+		}
+		return &Error{Code: Internal, Message: "the swap", Cause: err}
+	}
 	*pa, *pb = b, a
-	return s.store.SetSchedule(ctx, stageID, st.Seed, st.Schedule)
+	slices.Sort(out)
+	return s.store.SetSchedule(ctx, stageID, st.Seed, st.Schedule, st.SitOut)
 }
 
 // SetJudge names the judge of a table of a stage.

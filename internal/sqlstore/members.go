@@ -2,6 +2,8 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
+	"time"
 
 	"mafiaclub/internal/club"
 )
@@ -121,7 +123,7 @@ func statusReachesNights(ctx context.Context, tx *txn, ch club.MemberChange) err
 		if err != nil {
 			return translate(err, "registration")
 		}
-		if err := fillMain(ctx, tx, r.night); err != nil {
+		if err := fillMain(ctx, tx, r.night, ch.At); err != nil {
 			return err
 		}
 	}
@@ -129,22 +131,28 @@ func statusReachesNights(ctx context.Context, tx *txn, ch club.MemberChange) err
 }
 
 // fillMain moves the first active members of a night's reserve, in registration order, to its main line-up while
-// it has free places.
-func fillMain(ctx context.Context, tx *txn, nightID int64) error {
+// it has free places, and tells each of them (in the same transaction).
+func fillMain(ctx context.Context, tx *txn, nightID int64, now time.Time) error {
 	var free int
 	if err := tx.QueryRowContext(ctx, `SELECT n.tables * n.per_table - (SELECT COUNT(*) FROM registrations r WHERE r.night_id = n.id AND r.state = 'main')
 		FROM club_nights n WHERE n.id = ?`, nightID).Scan(&free); err != nil {
 		return translate(err, "club night")
 	}
 	for ; free > 0; free-- {
-		res, err := tx.ExecContext(ctx, `UPDATE registrations SET state = 'main' WHERE id = (
-			SELECT r.id FROM registrations r JOIN users u ON u.id = r.user_id
-			WHERE r.night_id = ? AND r.state = 'reserve' AND u.status = 'active' ORDER BY r.at, r.id LIMIT 1)`, nightID)
+		var regID, userID int64
+		err := tx.QueryRowContext(ctx, `SELECT r.id, r.user_id FROM registrations r JOIN users u ON u.id = r.user_id
+			WHERE r.night_id = ? AND r.state = 'reserve' AND u.status = 'active' ORDER BY r.at, r.id LIMIT 1`, nightID).Scan(&regID, &userID)
+		if err == sql.ErrNoRows {
+			break
+		}
 		if err != nil {
 			return translate(err, "registration")
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			break
+		if _, err := tx.ExecContext(ctx, `UPDATE registrations SET state = 'main' WHERE id = ?`, regID); err != nil {
+			return translate(err, "registration")
+		}
+		if err := notify(ctx, tx, userID, club.NoticePromoted, nightID, "", now); err != nil {
+			return err
 		}
 	}
 	return nil

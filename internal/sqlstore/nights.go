@@ -13,8 +13,8 @@ func (db *DB) CreateNight(ctx context.Context, n *club.ClubNight) error {
 	if n.CreatedAt.IsZero() {
 		n.CreatedAt = db.now()
 	}
-	id, err := db.w.insert(ctx, `INSERT INTO club_nights (starts_at, place, tables, per_table, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		ms(n.StartsAt), n.Place, n.Tables, n.PerTable, n.CreatedBy, ms(n.CreatedAt))
+	id, err := db.w.insert(ctx, `INSERT INTO club_nights (starts_at, place, tables, per_table, created_by, created_at, note) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		ms(n.StartsAt), n.Place, n.Tables, n.PerTable, n.CreatedBy, ms(n.CreatedAt), n.Note)
 	if err != nil {
 		return translate(err, "club night")
 	}
@@ -22,17 +22,20 @@ func (db *DB) CreateNight(ctx context.Context, n *club.ClubNight) error {
 	return nil
 }
 
-const nightCols = `n.id, n.starts_at, n.place, n.tables, n.per_table, n.created_by, n.created_at,
+const nightCols = `n.id, n.starts_at, n.place, n.tables, n.per_table, n.created_by, n.created_at, n.note, COALESCE(n.cancelled_at, 0),
 	(SELECT COUNT(*) FROM registrations r WHERE r.night_id = n.id AND r.state = 'main'),
 	(SELECT COUNT(*) FROM registrations r WHERE r.night_id = n.id AND r.state = 'reserve')`
 
 func scanNight(row interface{ Scan(...any) error }) (*club.ClubNight, error) {
 	var n club.ClubNight
-	var starts, created int64
-	if err := row.Scan(&n.ID, &starts, &n.Place, &n.Tables, &n.PerTable, &n.CreatedBy, &created, &n.Main, &n.Reserve); err != nil {
+	var starts, created, cancelled int64
+	if err := row.Scan(&n.ID, &starts, &n.Place, &n.Tables, &n.PerTable, &n.CreatedBy, &created, &n.Note, &cancelled, &n.Main, &n.Reserve); err != nil {
 		return nil, err
 	}
 	n.StartsAt, n.CreatedAt = fromMS(starts), fromMS(created)
+	if cancelled != 0 {
+		n.Cancelled = fromMS(cancelled)
+	}
 	return &n, nil
 }
 
@@ -87,6 +90,9 @@ func (db *DB) Register(ctx context.Context, nightID, userID int64, now time.Time
 	if !now.Before(n.StartsAt) {
 		return nil, club.Errorf(club.Invalid, "the club night has begun")
 	}
+	if n.IsCancelled() {
+		return nil, club.Errorf(club.Invalid, "the club night is cancelled")
+	}
 	var dup int
 	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM registrations WHERE night_id = ? AND user_id = ? AND state != 'cancelled'`, nightID, userID).Scan(&dup); err != nil {
 		return nil, translate(err, "registration")
@@ -131,14 +137,13 @@ func (db *DB) Cancel(ctx context.Context, nightID, userID int64, now time.Time, 
 		return nil, translate(err, "registration")
 	}
 	if late {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO strikes (user_id, night_id, kind, at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-			userID, nightID, string(club.StrikeLate), ms(now)); err != nil {
-			return nil, translate(err, "strike")
+		if err := strike(ctx, tx, userID, nightID, club.StrikeLate, now); err != nil {
+			return nil, err
 		}
 	}
 	if club.RegState(state) == club.RegMain {
 		// the first of the reserve, in registration order, who may take a main place
-		if err := fillMain(ctx, tx, nightID); err != nil {
+		if err := fillMain(ctx, tx, nightID, now); err != nil {
 			return nil, err
 		}
 	}
@@ -160,7 +165,7 @@ func (db *DB) SetNoShow(ctx context.Context, nightID, userID int64, noShow bool,
 		return club.Errorf(club.NotFound, "not on the main line-up of this night")
 	}
 	if noShow {
-		_, err = tx.ExecContext(ctx, `INSERT INTO strikes (user_id, night_id, kind, at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`, userID, nightID, string(club.StrikeNoShow), ms(now))
+		err = strike(ctx, tx, userID, nightID, club.StrikeNoShow, now)
 	} else {
 		_, err = tx.ExecContext(ctx, `DELETE FROM strikes WHERE user_id = ? AND night_id = ? AND kind = ?`, userID, nightID, string(club.StrikeNoShow))
 	}

@@ -60,23 +60,89 @@ func (db *DB) Tournaments(ctx context.Context) ([]club.Tournament, error) {
 
 // AddParticipant adds a player to a tournament; a name already there is a Conflict.
 func (db *DB) AddParticipant(ctx context.Context, p *club.Participant) error {
-	var player any
-	if p.PlayerID != 0 {
-		player = p.PlayerID
-	}
-	id, err := db.w.insert(ctx, `INSERT INTO tournament_players (tournament_id, player_id, name, approved, created_at) VALUES (?, ?, ?, ?, ?)`,
-		p.TournamentID, player, p.Name, p.Approved, ms(db.now()))
+	id, err := insertParticipant(ctx, db.w.handle(), p, db.now())
 	if err != nil {
-		return translate(err, "participant "+p.Name)
+		return err
 	}
 	p.ID = id
 	return nil
 }
 
+func insertParticipant(ctx context.Context, h handle, p *club.Participant, now time.Time) (int64, error) {
+	var player, replaces any
+	if p.PlayerID != 0 {
+		player = p.PlayerID
+	}
+	if p.Replaces != 0 {
+		replaces = p.Replaces
+	}
+	id, err := h.insert(ctx, `INSERT INTO tournament_players (tournament_id, player_id, name, approved, replaces, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		p.TournamentID, player, p.Name, p.Approved, replaces, ms(now))
+	return id, translate(err, "participant "+p.Name)
+}
+
+// RemoveParticipant removes a participant who plays in no stage and filed no protest.
+func (db *DB) RemoveParticipant(ctx context.Context, id int64) error {
+	res, err := db.w.ExecContext(ctx, `DELETE FROM tournament_players WHERE id = ?`, id)
+	if err != nil {
+		return translate(err, "participant")
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return club.Errorf(club.NotFound, "no such participant")
+	}
+	return nil
+}
+
+// ReplaceParticipant adds sub in the place of the participant leaving, marks him as gone and stores the stages'
+// new schedules, in one transaction.
+func (db *DB) ReplaceParticipant(ctx context.Context, leaving int64, sub *club.Participant, stages []club.Stage) error {
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return translate(err, "participant")
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `UPDATE tournament_players SET left_tournament = 1 WHERE id = ? AND left_tournament = 0`, leaving)
+	if err != nil {
+		return translate(err, "participant")
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return club.Errorf(club.Conflict, "the player has left already")
+	}
+	sub.Replaces = leaving
+	if sub.ID, err = insertParticipant(ctx, tx.handle, sub, db.now()); err != nil {
+		return err
+	}
+	for i := range stages {
+		st := &stages[i]
+		for _, round := range st.Schedule {
+			for _, table := range round {
+				for j := range table {
+					if table[j] == 0 {
+						table[j] = sub.ID
+					}
+				}
+			}
+		}
+		for _, out := range st.SitOut {
+			for j := range out {
+				if out[j] == 0 {
+					out[j] = sub.ID
+				}
+			}
+		}
+		sched, _ := json.Marshal(st.Schedule)
+		out, _ := json.Marshal(st.SitOut)
+		if _, err := tx.ExecContext(ctx, `UPDATE tournament_stages SET schedule = ?, sit_out = ? WHERE id = ?`, string(sched), string(out), st.ID); err != nil {
+			return translate(err, "stage")
+		}
+	}
+	return translate(tx.Commit(), "participant")
+}
+
 // Participants lists a tournament's participants in the order they joined.
 func (db *DB) Participants(ctx context.Context, tournamentID int64) ([]club.Participant, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT id, tournament_id, COALESCE(player_id, 0), name, approved FROM tournament_players
-		WHERE tournament_id = ? ORDER BY id`, tournamentID)
+	rows, err := db.r.QueryContext(ctx, `SELECT id, tournament_id, COALESCE(player_id, 0), name, approved, COALESCE(replaces, 0), left_tournament
+		FROM tournament_players WHERE tournament_id = ? ORDER BY id`, tournamentID)
 	if err != nil {
 		return nil, translate(err, "participant")
 	}
@@ -84,11 +150,11 @@ func (db *DB) Participants(ctx context.Context, tournamentID int64) ([]club.Part
 	var out []club.Participant
 	for rows.Next() {
 		var p club.Participant
-		var approved int
-		if err := rows.Scan(&p.ID, &p.TournamentID, &p.PlayerID, &p.Name, &approved); err != nil {
+		var approved, left int
+		if err := rows.Scan(&p.ID, &p.TournamentID, &p.PlayerID, &p.Name, &approved, &p.Replaces, &left); err != nil {
 			return nil, translate(err, "participant")
 		}
-		p.Approved = approved == 1
+		p.Approved, p.Left = approved == 1, left == 1
 		out = append(out, p)
 	}
 	return out, translate(rows.Err(), "participant")
@@ -117,9 +183,10 @@ func (db *DB) CreateStage(ctx context.Context, s *club.Stage) error {
 	}
 	players, _ := json.Marshal(s.Players)
 	apart, _ := json.Marshal(s.Apart)
-	id, err := db.w.insert(ctx, `INSERT INTO tournament_stages (tournament_id, name, rounds, per_table, seed, schedule, players, apart, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		s.TournamentID, s.Name, s.Rounds, s.PerTable, s.Seed, string(sched), string(players), string(apart), ms(s.CreatedAt))
+	sitOut, _ := json.Marshal(s.SitOut)
+	id, err := db.w.insert(ctx, `INSERT INTO tournament_stages (tournament_id, name, rounds, per_table, seed, schedule, players, apart, sit_out, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		s.TournamentID, s.Name, s.Rounds, s.PerTable, s.Seed, string(sched), string(players), string(apart), string(sitOut), ms(s.CreatedAt))
 	if err != nil {
 		return translate(err, "stage")
 	}
@@ -129,15 +196,15 @@ func (db *DB) CreateStage(ctx context.Context, s *club.Stage) error {
 
 func scanStage(row interface{ Scan(...any) error }) (*club.Stage, error) {
 	var s club.Stage
-	var sched, players, apart string
+	var sched, players, apart, sitOut string
 	var created int64
-	if err := row.Scan(&s.ID, &s.TournamentID, &s.Name, &s.Rounds, &s.PerTable, &s.Seed, &sched, &players, &apart, &created); err != nil {
+	if err := row.Scan(&s.ID, &s.TournamentID, &s.Name, &s.Rounds, &s.PerTable, &s.Seed, &sched, &players, &apart, &sitOut, &created); err != nil {
 		return nil, err
 	}
 	for _, f := range []struct {
 		text string
 		dst  any
-	}{{sched, &s.Schedule}, {players, &s.Players}, {apart, &s.Apart}} {
+	}{{sched, &s.Schedule}, {players, &s.Players}, {apart, &s.Apart}, {sitOut, &s.SitOut}} {
 		if err := json.Unmarshal([]byte(f.text), f.dst); err != nil {
 			return nil, err
 		}
@@ -146,7 +213,7 @@ func scanStage(row interface{ Scan(...any) error }) (*club.Stage, error) {
 	return &s, nil
 }
 
-const stageCols = `id, tournament_id, name, rounds, per_table, seed, schedule, players, apart, created_at`
+const stageCols = `id, tournament_id, name, rounds, per_table, seed, schedule, players, apart, sit_out, created_at`
 
 // Stage returns a stage with its schedule.
 func (db *DB) Stage(ctx context.Context, id int64) (*club.Stage, error) {
@@ -172,13 +239,14 @@ func (db *DB) Stages(ctx context.Context, tournamentID int64) ([]club.Stage, err
 	return out, translate(rows.Err(), "stage")
 }
 
-// SetSchedule replaces a stage's schedule (after a manual swap).
-func (db *DB) SetSchedule(ctx context.Context, stageID int64, seed int64, schedule [][][]int64) error {
+// SetSchedule replaces a stage's schedule and sit-outs (after a reseating, a manual swap, a substitute).
+func (db *DB) SetSchedule(ctx context.Context, stageID int64, seed int64, schedule [][][]int64, sitOut [][]int64) error {
 	sched, err := json.Marshal(schedule)
 	if err != nil {
 		return club.Errorf(club.Internal, "schedule: %v", err)
 	}
-	_, err = db.w.ExecContext(ctx, `UPDATE tournament_stages SET seed = ?, schedule = ? WHERE id = ?`, seed, string(sched), stageID)
+	out, _ := json.Marshal(sitOut)
+	_, err = db.w.ExecContext(ctx, `UPDATE tournament_stages SET seed = ?, schedule = ?, sit_out = ? WHERE id = ?`, seed, string(sched), string(out), stageID)
 	return translate(err, "stage")
 }
 

@@ -557,7 +557,7 @@ func tournaments(t *testing.T, s club.Store) {
 	stage := &club.Stage{TournamentID: tour.ID, Name: "Q", Rounds: 1, PerTable: 10, Seed: 7, Schedule: [][][]int64{{ids}}}
 	must(t, s.CreateStage(ctx, stage))
 	swapped := [][][]int64{{append([]int64{ids[1], ids[0]}, ids[2:]...)}}
-	must(t, s.SetSchedule(ctx, stage.ID, 7, swapped))
+	must(t, s.SetSchedule(ctx, stage.ID, 7, swapped, [][]int64{{}}))
 	back, _ := s.Stage(ctx, stage.ID)
 	if back.Tables() != 1 || back.Schedule[0][0][0] != ids[1] {
 		t.Errorf("schedule: %+v", back.Schedule)

@@ -114,7 +114,7 @@ func TestTournamentCSVIsSafe(t *testing.T) {
 			t.Fatal(n, err)
 		}
 	}
-	st, _, err := svc.Tournaments.AddStage(ctx, admin, tour.ID, "Q", 1, 0, nil)
+	st, _, err := svc.Tournaments.AddStage(ctx, admin, tour.ID, club.StageForm{Name: "Q", Rounds: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

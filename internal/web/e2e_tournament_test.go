@@ -135,7 +135,7 @@ func TestE2ETournament(t *testing.T) {
 		t.Fatalf("%d stages on the page after seating, want 1", n)
 	}
 	admin.wantText("section.stage h2", T("tour.stage")+": "+stageName)
-	if q := admin.text("section.stage p.small.muted"); !strings.HasPrefix(q, strings.SplitN(T("tour.quality"), "%", 2)[0]) {
+	if q := admin.text("section.stage ul.quality"); !strings.Contains(q, T("tour.q_seats", 1, 1)) {
 		t.Errorf("the stage's seating figures read %q", q)
 	}
 	seating := tourSchedule(admin)

@@ -155,9 +155,17 @@ func (s *Server) backToNight(w http.ResponseWriter, r *http.Request, id int64, e
 
 type newNightView struct {
 	Page
-	Date, Time, Place string
-	Tables, PerTable  string
-	Error             string
+	Action, Date, Time, Place string
+	Tables, PerTable, Note    string
+	Editing                   bool // an existing night's form
+	Error                     string
+}
+
+// nightFormView reads a night's form as typed, to show it again.
+func (s *Server) nightFormView(r *http.Request, p Page) newNightView {
+	return newNightView{Page: p, Action: "/nights", Date: r.PostFormValue("date"), Time: r.PostFormValue("time"),
+		Place: strings.TrimSpace(r.PostFormValue("place")), Tables: r.PostFormValue("tables"), PerTable: r.PostFormValue("per_table"),
+		Note: r.PostFormValue("note")}
 }
 
 // nightForm reads the new night's form: the date and start time in the club's time zone, the numbers.
@@ -172,21 +180,20 @@ func (s *Server) nightForm(v newNightView) (club.NightForm, error) {
 	if err1 != nil || err2 != nil {
 		return f, club.Errorf(club.Invalid, "the tables and the players per table are whole numbers")
 	}
-	return club.NightForm{StartsAt: starts, Place: v.Place, Tables: tables, PerTable: per}, nil
+	return club.NightForm{StartsAt: starts, Place: v.Place, Tables: tables, PerTable: per, Note: v.Note}, nil
 }
 
 func (s *Server) newNightForm(w http.ResponseWriter, r *http.Request) {
 	p := s.page(r)
 	p.Title = p.T("nights.new")
-	s.render(w, "night_new", newNightView{Page: p, Time: "19:00", Tables: "1", PerTable: "10"})
+	s.render(w, "night_new", newNightView{Page: p, Action: "/nights", Time: "19:00", Tables: "1", PerTable: "10"})
 }
 
 // createNight reads the date and start time in the club's time zone.
 func (s *Server) createNight(w http.ResponseWriter, r *http.Request) {
 	p := s.page(r)
 	p.Title = p.T("nights.new")
-	v := newNightView{Page: p, Date: r.PostFormValue("date"), Time: r.PostFormValue("time"), Place: strings.TrimSpace(r.PostFormValue("place"))}
-	v.Tables, v.PerTable = r.PostFormValue("tables"), r.PostFormValue("per_table")
+	v := s.nightFormView(r, p)
 	f, err := s.nightForm(v)
 	if err == nil {
 		var n *club.ClubNight

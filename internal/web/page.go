@@ -16,10 +16,12 @@ type Page struct {
 	Lang  string
 	Langs []string
 	User  *club.User
-	Title string
-	Path  string
-	cat   Catalog
-	zone  *time.Location
+	// Unread is the viewer's unread notices, shown in the menu.
+	Unread int
+	Title  string
+	Path   string
+	cat    Catalog
+	zone   *time.Location
 }
 
 // T translates a catalogue key in the page's language.
@@ -48,7 +50,11 @@ func (s *Server) page(r *http.Request) Page {
 	if u != nil {
 		lang = u.Lang
 	}
-	return Page{Lang: pickLang(r, lang), Langs: Languages, User: u, Path: r.URL.RequestURI(), cat: s.Catalog, zone: s.zone()}
+	p := Page{Lang: pickLang(r, lang), Langs: Languages, User: u, Path: r.URL.RequestURI(), cat: s.Catalog, zone: s.zone()}
+	if u != nil {
+		p.Unread, _ = s.svc.Notices.Unread(r.Context(), u) // a page without the count is better than no page
+	}
+	return p
 }
 
 var funcs = template.FuncMap{

@@ -82,6 +82,16 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /games/{id}/approve-extra", s.require(club.RoleHost, s.approveExtra))
 	mux.HandleFunc("POST /admin/import", s.require(club.RoleAdmin, s.importGames))
 
+	// club nights' edits, notices, the strikes report (issue 10)
+	mux.HandleFunc("GET /nights/{id}/edit", s.require(club.RoleAdmin, s.editNightForm))
+	mux.HandleFunc("POST /nights/{id}/edit", s.require(club.RoleAdmin, s.editNight))
+	mux.HandleFunc("POST /nights/{id}/call-off", s.require(club.RoleAdmin, s.cancelNightByAdmin))
+	mux.HandleFunc("GET /me/notices", s.require(club.RoleMember, s.noticesPage))
+	mux.HandleFunc("POST /me/notices/read", s.require(club.RoleMember, s.noticesRead))
+	mux.HandleFunc("POST /me/email", s.require(club.RoleMember, s.setEmail))
+	mux.HandleFunc("GET /admin/strikes", s.require(club.RoleAdmin, s.strikesPage))
+	mux.HandleFunc("POST /admin/strikes/rule", s.require(club.RoleAdmin, s.setStrikeRule))
+
 	// anything else: the site's own page, in the reader's language
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { s.fail(w, r, club.Errorf(club.NotFound, "no such page")) })
 }

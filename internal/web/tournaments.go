@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"mafiaclub/internal/club"
+	"mafiaclub/internal/seating"
 	"mafiaclub/internal/tourney"
 	"mafiaclub/mafia"
 )
@@ -71,9 +72,17 @@ type slotView struct {
 type stageView struct {
 	club.Stage
 	Slots   []slotView
+	SitOuts []sitOutView
 	Judges  map[int]string
-	Quality string
+	Quality []string // the generator's figures, a line each
+	Unequal string   // why the players cannot all play the same number of games, "" when they do
 	Lines   []standingLine
+}
+
+// sitOutView is a round's players who sit it out.
+type sitOutView struct {
+	Round int
+	Names []string
 }
 
 type standingLine struct {
@@ -92,6 +101,17 @@ type tournamentView struct {
 	Registered   bool
 	IsChief      bool
 	Error        string
+	Report       []lineView // what became of each line of a pasted list
+	TableSizes   []int      // the table sizes the rule set allows
+	Seated       map[int64]bool
+}
+
+// lineView is one line of a pasted list's report.
+type lineView struct {
+	Line    int
+	Name    string
+	Outcome string // the catalogue's words
+	Added   bool
 }
 
 func tournamentID(r *http.Request) (int64, error) { return pathID(r, "id", "tournament") }
@@ -100,10 +120,28 @@ func (s *Server) tournamentPage(w http.ResponseWriter, r *http.Request) {
 	s.renderTournament(w, r, http.StatusOK, "")
 }
 
+// participantName is a participant's name in the standings: a substitute says whom he replaced, a player who left
+// says who took his place.
+func participantName(p Page, id int64, parts map[int64]club.Participant) string {
+	pt := parts[id]
+	switch {
+	case pt.Replaces != 0:
+		return p.T("tour.substitute_for", pt.Name, parts[pt.Replaces].Name)
+	case pt.Left:
+		for _, other := range parts {
+			if other.Replaces == id {
+				return p.T("tour.left_replaced", pt.Name, other.Name)
+			}
+		}
+		return p.T("tour.left", pt.Name)
+	}
+	return pt.Name
+}
+
 func (s *Server) standingLines(p Page, lines []tourney.Line, parts map[int64]club.Participant) []standingLine {
 	var out []standingLine
 	for _, l := range lines {
-		sl := standingLine{Line: l, Name: parts[l.Participant].Name, Points: formatPoints(l.Points), Extra: formatPoints(l.Extra)}
+		sl := standingLine{Line: l, Name: participantName(p, l.Participant, parts), Points: formatPoints(l.Points), Extra: formatPoints(l.Extra)}
 		if l.DecidedBy != "" {
 			sl.Decided = p.T("tour.step." + string(l.DecidedBy))
 		}
@@ -113,6 +151,10 @@ func (s *Server) standingLines(p Page, lines []tourney.Line, parts map[int64]clu
 }
 
 func (s *Server) renderTournament(w http.ResponseWriter, r *http.Request, code int, errText string) {
+	s.renderTournamentWith(w, r, code, errText, nil)
+}
+
+func (s *Server) renderTournamentWith(w http.ResponseWriter, r *http.Request, code int, errText string, report []club.LineReport) {
 	id, err := tournamentID(r)
 	if err != nil {
 		s.fail(w, r, err)
@@ -127,11 +169,22 @@ func (s *Server) renderTournament(w http.ResponseWriter, r *http.Request, code i
 	t := o.Tournament
 	p := s.page(r)
 	p.Title = t.Name
-	v := tournamentView{Page: p, Tour: t, Error: errText, IsChief: p.User != nil && p.User.ID == t.ChiefJudge}
+	v := tournamentView{Page: p, Tour: t, Error: errText, IsChief: p.User != nil && p.User.ID == t.ChiefJudge, Seated: map[int64]bool{}}
+	for _, l := range report {
+		lv := lineView{Line: l.Line, Name: l.Name, Outcome: p.T("tour.line." + string(l.Outcome)), Added: l.Added()}
+		if l.Err != nil {
+			lv.Outcome = s.messageText(p.Lang, l.Err)
+		}
+		v.Report = append(v.Report, lv)
+	}
+	lo, hi := club.TableSizes(t.Rules)
+	for k := hi; k >= lo; k-- {
+		v.TableSizes = append(v.TableSizes, k)
+	}
 	byID := map[int64]club.Participant{}
 	for _, pt := range o.Participants {
 		byID[pt.ID] = pt
-		if pt.Approved {
+		if pt.Approved && !pt.Left {
 			v.Participants = append(v.Participants, pt)
 		} else {
 			v.Pending = append(v.Pending, pt)
@@ -143,6 +196,9 @@ func (s *Server) renderTournament(w http.ResponseWriter, r *http.Request, code i
 	for _, so := range o.Stages {
 		st := so.Stage
 		sv := stageView{Stage: st, Judges: map[int]string{}}
+		for _, id := range st.Players {
+			v.Seated[id] = true
+		}
 		for _, j := range so.Judges {
 			sv.Judges[j.Table] = j.Name
 		}
@@ -165,7 +221,18 @@ func (s *Server) renderTournament(w http.ResponseWriter, r *http.Request, code i
 				sv.Slots = append(sv.Slots, slot)
 			}
 		}
-		sv.Quality = scheduleQuality(p, st)
+		for ri := range st.Schedule {
+			if out := st.SitsOut(ri + 1); len(out) > 0 {
+				so := sitOutView{Round: ri + 1}
+				for _, pid := range out {
+					so.Names = append(so.Names, byID[pid].Name)
+				}
+				sv.SitOuts = append(sv.SitOuts, so)
+			}
+		}
+		if so.Quality != nil {
+			sv.Quality, sv.Unequal = qualityLines(p, st, *so.Quality)
+		}
 		lines, parts, err := s.svc.Tournaments.Standings(ctx, id, st.Name)
 		if err != nil {
 			s.fail(w, r, err)
@@ -190,56 +257,42 @@ func (s *Server) renderTournament(w http.ResponseWriter, r *http.Request, code i
 	s.render(w, "tournament", v)
 }
 
-// scheduleQuality states a stage's seating figures: how evenly each player sits at each seat number, and how
-// often pairs meet.
-func scheduleQuality(p Page, st club.Stage) string {
-	seatCount := map[int64]map[int]int{}
-	meet := map[[2]int64]int{}
-	for _, round := range st.Schedule {
-		for _, table := range round {
-			for i, a := range table {
-				if seatCount[a] == nil {
-					seatCount[a] = map[int]int{}
-				}
-				seatCount[a][i+1]++
-				for _, b := range table[i+1:] {
-					k := [2]int64{a, b}
-					if b < a {
-						k = [2]int64{b, a}
-					}
-					meet[k]++
-				}
-			}
+// qualityLines says the seating generator's figures of a stage, each against the best any schedule of its size
+// can do, and, when the players cannot all play the same number of games, why.
+func qualityLines(p Page, st club.Stage, q seating.Quality) (lines []string, unequal string) {
+	if q.Equal() {
+		lines = append(lines, p.T("tour.q_games_equal", q.GamesMax))
+	} else {
+		lines = append(lines, p.T("tour.q_games_range", q.GamesMin, q.GamesMax))
+		if !q.EqualPossible {
+			unequal = p.T("tour.q_unequal", len(q.Games), st.Tables(), st.PerTable, st.Rounds)
+		} else {
+			unequal = p.T("tour.q_unequal_swaps")
 		}
 	}
-	spread := 0
-	for _, counts := range seatCount {
-		lo, hi := 1<<30, 0
-		for seat := 1; seat <= st.PerTable; seat++ {
-			lo, hi = min(lo, counts[seat]), max(hi, counts[seat])
-		}
-		spread = max(spread, hi-lo)
+	if q.SitOutsMax > 0 {
+		lines = append(lines, p.T("tour.q_sitouts", q.SitOutsMin, q.SitOutsMax))
 	}
-	most, twice := 0, 0
-	for _, m := range meet {
-		most = max(most, m)
-		if m >= 2 {
-			twice++
-		}
-	}
-	return p.T("tour.quality", spread, most, twice, st.Seed)
+	lines = append(lines,
+		p.T("tour.q_seats", q.SeatMax, q.SeatBound),
+		p.T("tour.q_tables", q.TableMax, q.TableBound),
+		p.T("tour.q_meet", q.MeetMax, q.MeetBound, q.Repeats()),
+		p.T("tour.q_seed", st.Seed))
+	return lines, unequal
 }
 
 // tourForm is a tournament action's form, its numbers read: an empty field is 0 (no top cut); anything else must
 // be a whole number.
 type tourForm struct {
-	Name, Apart                          string
+	Name, Apart, List, Substitute        string
 	Participant, Stage, User, Seed, A, B int64
 	Rounds, Top, Table, Round            int
+	PerTable, Tables                     int
 }
 
 func parseTourForm(r *http.Request) (tourForm, error) {
-	f := tourForm{Name: r.PostFormValue("name"), Apart: r.PostFormValue("apart")}
+	f := tourForm{Name: r.PostFormValue("name"), Apart: r.PostFormValue("apart"), List: r.PostFormValue("list"),
+		Substitute: r.PostFormValue("substitute")}
 	for name, dst := range map[string]*int64{"participant": &f.Participant, "stage": &f.Stage, "user": &f.User, "seed": &f.Seed, "a": &f.A, "b": &f.B} {
 		if v := strings.TrimSpace(r.PostFormValue(name)); v != "" {
 			n, err := strconv.ParseInt(v, 10, 64)
@@ -249,7 +302,8 @@ func parseTourForm(r *http.Request) (tourForm, error) {
 			*dst = n
 		}
 	}
-	for name, dst := range map[string]*int{"rounds": &f.Rounds, "top": &f.Top, "table": &f.Table, "round": &f.Round} {
+	for name, dst := range map[string]*int{"rounds": &f.Rounds, "top": &f.Top, "table": &f.Table, "round": &f.Round,
+		"per_table": &f.PerTable, "tables": &f.Tables} {
 		if v := strings.TrimSpace(r.PostFormValue(name)); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil {
@@ -294,6 +348,16 @@ func (s *Server) tournamentAction(w http.ResponseWriter, r *http.Request) {
 	switch r.PathValue("action") {
 	case "participants":
 		_, err = tours.AddParticipant(ctx, u, id, f.Name)
+	case "bulk":
+		var report []club.LineReport
+		if report, err = tours.AddParticipants(ctx, u, id, f.List); err == nil {
+			s.renderTournamentWith(w, r, http.StatusOK, "", report)
+			return
+		}
+	case "remove":
+		err = tours.RemoveParticipant(ctx, u, id, f.Participant)
+	case "replace":
+		_, err = tours.Replace(ctx, u, id, f.Participant, f.Substitute)
 	case "register":
 		_, err = tours.Register(ctx, u, id)
 	case "approve":
@@ -301,7 +365,8 @@ func (s *Server) tournamentAction(w http.ResponseWriter, r *http.Request) {
 	case "stages":
 		var apart [][2]string
 		if apart, err = f.pairs(); err == nil {
-			_, _, err = tours.AddStage(ctx, u, id, f.Name, f.Rounds, f.Top, apart)
+			_, _, err = tours.AddStage(ctx, u, id, club.StageForm{Name: f.Name, Rounds: f.Rounds, Top: f.Top,
+				PerTable: f.PerTable, Tables: f.Tables, Apart: apart})
 		}
 	case "judge":
 		err = tours.SetJudge(ctx, u, id, f.Stage, f.Table, f.User)
@@ -345,8 +410,9 @@ func (s *Server) tournamentCSV(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="tournament-%d.csv"`, id))
 	cw := csv.NewWriter(w)
 	writeCSVLine(cw, append(tourney.CSVHeader(), "name"))
+	p := s.page(r)
 	for _, l := range lines {
-		writeCSVLine(cw, append(tourney.CSVRecord(l), parts[l.Participant].Name))
+		writeCSVLine(cw, append(tourney.CSVRecord(l), participantName(p, l.Participant, parts)))
 	}
 	cw.Flush()
 }
