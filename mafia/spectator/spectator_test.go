@@ -1,7 +1,7 @@
 package spectator_test
 
 import (
-		"encoding/json"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
