@@ -18,6 +18,7 @@ import (
 	_ "time/tzdata" // the club's time zone works on machines without zoneinfo
 
 	"mafiaclub/internal/club"
+	"mafiaclub/internal/live"
 	"mafiaclub/internal/sqlstore"
 	"mafiaclub/internal/web"
 )
@@ -45,18 +46,30 @@ func serveFlags(fs *flag.FlagSet) *config {
 	return c
 }
 
-// openStore opens the configured database, creating the data folder.
-func openStore(ctx context.Context, c *config) (*sqlstore.DB, error) {
-	path := c.db
-	if strings.HasPrefix(path, "postgres://") || strings.HasPrefix(path, "postgresql://") {
-		return sqlstore.Open(ctx, path)
-	}
-	path = strings.TrimPrefix(path, "sqlite:")
+func (c *config) postgres() bool {
+	return strings.HasPrefix(c.db, "postgres://") || strings.HasPrefix(c.db, "postgresql://")
+}
+
+// sqlitePath is the SQLite database's file, creating the data folder when it is the default.
+func (c *config) sqlitePath() (string, error) {
+	path := strings.TrimPrefix(c.db, "sqlite:")
 	if path == "" {
 		if err := os.MkdirAll(c.data, 0o750); err != nil {
-			return nil, fmt.Errorf("data folder: %w", err)
+			return "", fmt.Errorf("data folder: %w", err)
 		}
 		path = filepath.Join(c.data, "mafiaclub.db")
+	}
+	return path, nil
+}
+
+// openStore opens the configured database, creating the data folder.
+func openStore(ctx context.Context, c *config) (*sqlstore.DB, error) {
+	if c.postgres() {
+		return sqlstore.Open(ctx, c.db)
+	}
+	path, err := c.sqlitePath()
+	if err != nil {
+		return nil, err
 	}
 	return sqlstore.Open(ctx, path)
 }
@@ -76,6 +89,20 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if !c.postgres() {
+		// one process owns an SQLite data folder: live updates pass between the pages of one process only
+		path, err := c.sqlitePath()
+		if err == nil {
+			var release func()
+			if release, err = lockData(path + ".lock"); err == nil {
+				defer release()
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
+			return 1
+		}
+	}
 	db, err := openStore(ctx, c)
 	if err != nil {
 		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
@@ -107,6 +134,14 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	}
 	site.Log = log
 	site.Cookies = web.CookieSecurity(c.cookies)
+	if c.postgres() {
+		// several servers may serve one PostgreSQL database: each change reaches the others' pages through
+		// LISTEN/NOTIFY
+		if _, err := live.StartPG(ctx, c.db, site.Live, log); err != nil {
+			fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
+			return 1
+		}
+	}
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
@@ -115,7 +150,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	srv := &http.Server{Handler: site.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second}
 	shutdown := make(chan struct{})
-	srv.RegisterOnShutdown(func() { close(shutdown) })
+	srv.RegisterOnShutdown(func() { close(shutdown); site.Shutdown() })
 	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

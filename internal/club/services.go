@@ -16,6 +16,7 @@ type Services struct {
 	Games       *Games       // live games: the host's actions
 	Records     *Records     // saved games: the history, the public record, the rating, players' pages
 	Tournaments *Tournaments // tournaments, their seating, standings and protests
+	Live        *Live        // games as spectators see them: the public view and the delayed broadcast
 }
 
 // NewServices builds the services over a store, all on one clock.
@@ -27,6 +28,7 @@ func NewServices(store Store, clock *Clock) *Services {
 	s.Tournaments = &Tournaments{store: store, games: s.Games, clock: clock}
 	s.Games.tours = s.Tournaments
 	s.Records = &Records{store: store, games: s.Games}
+	s.Live = &Live{store: store, games: s.Games, clock: clock}
 	return s
 }
 

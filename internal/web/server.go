@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"mafiaclub/internal/club"
+	"mafiaclub/internal/live"
 )
 
 //go:embed templates/*.html
@@ -41,9 +42,15 @@ type Server struct {
 	Catalog Catalog
 	Cookies CookieSecurity
 	Log     *slog.Logger
-	Live    *Hub
+	// Live tells open pages that a game changed: the host's other devices and the spectators' streams, on this
+	// server and (with its transport) on the club's other servers.
+	Live *live.Hub
+	// Stream is how spectators' streams are served: heartbeats, the bound on one write, the end at shutdown.
+	Stream live.Stream
 
 	pages map[string]*template.Template
+	feeds *feeds
+	done  chan struct{}
 }
 
 const sessionCookie = "mafiaclub_session"
@@ -55,7 +62,9 @@ func New(svc *club.Services) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{svc: svc, Catalog: cat, Cookies: CookieSecureAuto, Log: slog.Default(), Live: NewHub()}
+	s := &Server{svc: svc, Catalog: cat, Cookies: CookieSecureAuto, Log: slog.Default(), Live: live.NewHub(), done: make(chan struct{})}
+	s.Stream = live.Stream{Heartbeat: 15 * time.Second, WriteTimeout: 10 * time.Second, Done: s.done}
+	s.feeds = newFeeds(s)
 	if err := s.parseTemplates(); err != nil {
 		return nil, err
 	}
