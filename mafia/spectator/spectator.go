@@ -131,7 +131,7 @@ func Of(rec *record.Record, n int, mode Mode) (*View, error) {
 		switch e.Type {
 		case mafia.EvVote:
 			voters := e.Voters
-			if next := g.Next(); next.RestToLast && !e.VotersGiven {
+			if next := g.Next(); next.RestToLast {
 				voters |= next.Rest // the default rule gives the last candidate every hand not raised yet (R26)
 			}
 			line.Voters = nonNil(voters.List())
