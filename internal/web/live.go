@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -337,8 +338,11 @@ func (s *Server) fragment(k liveKind, data any) []byte {
 	if err := s.pages["live"].ExecuteTemplate(&b, name, data); err != nil {
 		s.Log.Error("render", "fragment", name, "err", err)
 	}
-	return b.Bytes()
+	// one line: a frame goes to every spectator, so the template's indentation is not sent thousands of times
+	return lineBreaks.ReplaceAll(b.Bytes(), []byte(" "))
 }
+
+var lineBreaks = regexp.MustCompile(`\s*\n\s*`)
 
 // livePageFor is a page in a language for a stream's fragment: nobody's, with no address.
 func (s *Server) livePageFor(lang string) Page {
