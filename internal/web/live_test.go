@@ -466,3 +466,59 @@ func TestLiveResume(t *testing.T) {
 		t.Errorf("the page's stream address does not carry its view's key %s", a.Key)
 	}
 }
+
+// TestLivePagesTranslatedAndTournamentNotBroadcast renders every live page in both languages (no key left
+// untranslated, no formatting error), and checks that a tournament game is never broadcast with roles: its host
+// cannot set one, the club's default does not reach it, and its public view has no roles.
+func TestLivePagesTranslatedAndTournamentNotBroadcast(t *testing.T) {
+	h, _ := newLiveHarness(t)
+	ctx := context.Background()
+	svc := h.site.Services()
+	admin, _ := h.store.UserByLogin(ctx, "admin")
+	adminC := h.login("admin", "demo-admin")
+	if r := h.post(adminC, "/live/settings", url.Values{"delay": {"2"}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("the club's default: %d", r.StatusCode)
+	}
+	tour := &club.Tournament{Name: "Cup", StartsOn: "2026-12-01", EndsOn: "2026-12-01", ChiefJudge: admin.ID}
+	if err := svc.Tournaments.Create(ctx, admin, tour); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 10; i++ {
+		if _, err := svc.Tournaments.AddParticipant(ctx, admin, tour.ID, fmt.Sprintf("Player %d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, _, err := svc.Tournaments.AddStage(ctx, admin, tour.ID, "Q", 1, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := svc.Tournaments.StartGame(ctx, admin, tour.ID, st.ID, 1, 1, tenRoles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := h.post(adminC, fmt.Sprintf("/live/%d/broadcast", g.ID), url.Values{"delay": {"1"}}); r.StatusCode != http.StatusForbidden {
+		t.Errorf("a tournament game's broadcast was set: %d", r.StatusCode)
+	}
+	if r := h.get(h.client(), fmt.Sprintf("/api/live/%d?mode=broadcast", g.ID)); r.StatusCode != http.StatusNotFound {
+		t.Errorf("the club's default reached a tournament game: %d %s", r.StatusCode, r.Body)
+	}
+	if a, _ := h.liveAPI(g.ID, ""); strings.Contains(string(a.View), `"role"`) {
+		t.Errorf("a tournament game's public view has roles: %s", a.View)
+	}
+	clubGame := h.newGame(h.login("host", "demo-host"), "fiim-2025-club", tenRoles, nil)
+	missing := regexp.MustCompile(`\[[a-z_]+\.[a-z_.]+\]`)
+	for _, lang := range web.Languages {
+		for _, p := range []string{"/live", "/live/%d", "/live/%d?mode=broadcast", "/live/%d/screen", "/live/%d/overlay", "/live/%d/overlay?layout=frame&mode=broadcast"} {
+			path := p
+			if strings.Contains(p, "%d") {
+				path = fmt.Sprintf(p, clubGame)
+			}
+			req, _ := http.NewRequest(http.MethodGet, h.srv.URL+path, nil)
+			req.AddCookie(&http.Cookie{Name: "lang", Value: lang})
+			r := h.do(adminC, req)
+			if r.StatusCode != http.StatusOK || missing.MatchString(r.Body) || strings.Contains(r.Body, "%!") {
+				t.Errorf("%s %s: %d %s", lang, path, r.StatusCode, missing.FindString(r.Body))
+			}
+		}
+	}
+}
