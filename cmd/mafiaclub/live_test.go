@@ -12,40 +12,23 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
 )
 
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
-)
-
-// binary builds the program once for the tests that run it as a process.
+// binary builds the program for a test that runs it as a process (into the test's temporary folder).
 func binary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary; not in -short")
 	}
-	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "mafiaclub-bin")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "mafiaclub")
-		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
+	bin := filepath.Join(t.TempDir(), "mafiaclub")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	return binPath
+	return bin
 }
 
 // TestSecondProcessOnSQLiteRefused: a second server on the same SQLite data folder refuses to start and says why;
