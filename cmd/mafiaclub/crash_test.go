@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -29,13 +30,8 @@ func TestCrashKeepsAcknowledgedEvents(t *testing.T) {
 		t.Skip("builds the binary and kills it; not in -short")
 	}
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "mafiaclub")
 	began := time.Now()
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	t.Logf("built in %v", time.Since(began).Round(time.Millisecond))
+	bin := testBinary(t)
 	data := filepath.Join(tmp, "data")
 
 	srv := startServer(t, bin, data)
@@ -230,6 +226,41 @@ func startServer(t *testing.T, bin, data string) *server {
 		t.Fatal("the server did not say where it listens within 15 s")
 	}
 	return s
+}
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// testBinary builds the program once for the tests that run it as a process of its own; the file is removed when
+// the tests end (TestMain).
+func testBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "mafiaclub-bin")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "mafiaclub")
+		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
 }
 
 // kill sends SIGKILL and reaps the process.

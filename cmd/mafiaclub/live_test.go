@@ -31,26 +31,6 @@ func binary(t *testing.T) string {
 	return bin
 }
 
-// TestSecondProcessOnSQLiteRefused: a second server on the same SQLite data folder refuses to start and says why;
-// once the first is gone, a new one starts.
-func TestSecondProcessOnSQLiteRefused(t *testing.T) {
-	bin := binary(t)
-	data := filepath.Join(t.TempDir(), "data")
-	first := startServer(t, bin, data)
-	cmd := exec.Command(bin, "serve", "-addr", "127.0.0.1:0", "-data", data)
-	out, err := cmd.CombinedOutput()
-	if err == nil || cmd.ProcessState.ExitCode() != 1 {
-		t.Fatalf("the second server on the same folder: %v\n%s", err, out)
-	}
-	msg := string(out)
-	if !strings.Contains(msg, "already serving this SQLite database") || !strings.Contains(msg, fmt.Sprintf("process %d", first.cmd.Process.Pid)) ||
-		!strings.Contains(msg, "PostgreSQL") {
-		t.Errorf("the refusal does not say why, who and what to do: %s", msg)
-	}
-	first.kill(t) // even a killed process lets go of its lock
-	startServer(t, bin, data)
-}
-
 // startServerDB runs `serve` on a database URL and waits for its "listening on" line.
 func startServerDB(t *testing.T, bin, db string) *server {
 	t.Helper()

@@ -23,6 +23,12 @@ const usage = `usage:
   mafiaclub export --to mafiaratings FILE
                              convert our record to that platform's game JSON
   mafiaclub rules            list the rule sets and their options
+  mafiaclub backup [FILE]    a consistent copy of the SQLite database, the server running or not
+                             (default: DATA/backups/mafiaclub-DATE-TIME.db)
+  mafiaclub restore FILE     put a backup in place, with the server stopped, after checking it
+  mafiaclub copy -from DB -to DB
+                             copy a whole club into an empty database (SQLite file or postgres:// URL),
+                             then check every game and the rating on the target
 `
 
 // run is the whole program, so tests can call it with their own streams.
@@ -47,6 +53,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exportCmd(args[1:], stdin, stdout, stderr)
 	case "rules":
 		return listRules(stdout)
+	case "backup":
+		return backupCmd(args[1:], stdout, stderr)
+	case "restore":
+		return restoreCmd(args[1:], stdout, stderr)
+	case "copy":
+		return copyCmd(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

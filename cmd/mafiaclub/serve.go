@@ -32,6 +32,8 @@ func env(name, def string) string {
 
 type config struct {
 	addr, data, db, tz, cookies string
+	logFormat, metricsToken     string
+	tlsCert, tlsKey             string
 	demo                        bool
 }
 
@@ -43,35 +45,30 @@ func serveFlags(fs *flag.FlagSet) *config {
 	fs.StringVar(&c.tz, "tz", env("MAFIACLUB_TZ", "America/Edmonton"), "the club's time zone (MAFIACLUB_TZ)")
 	fs.StringVar(&c.cookies, "cookie-secure", env("MAFIACLUB_COOKIE_SECURE", "auto"), "mark the session cookie Secure: auto (over TLS and on localhost), always, never")
 	fs.BoolVar(&c.demo, "demo", false, "create the demo club (admin, host, twenty players) if it is not there")
+	fs.StringVar(&c.logFormat, "log-format", env("MAFIACLUB_LOG_FORMAT", "text"), "the log's format: text or json (MAFIACLUB_LOG_FORMAT)")
+	fs.StringVar(&c.metricsToken, "metrics-token", env("MAFIACLUB_METRICS_TOKEN", ""), "a token that opens /metrics to other machines (Authorization: Bearer TOKEN); without it, only this machine (MAFIACLUB_METRICS_TOKEN)")
+	fs.StringVar(&c.tlsCert, "tls-cert", env("MAFIACLUB_TLS_CERT", ""), "serve HTTPS with this certificate file (PEM, the chain included) (MAFIACLUB_TLS_CERT)")
+	fs.StringVar(&c.tlsKey, "tls-key", env("MAFIACLUB_TLS_KEY", ""), "the certificate's private key file (PEM) (MAFIACLUB_TLS_KEY)")
 	return c
 }
 
-func (c *config) postgres() bool {
-	return strings.HasPrefix(c.db, "postgres://") || strings.HasPrefix(c.db, "postgresql://")
-}
-
-// sqlitePath is the SQLite database's file, creating the data folder when it is the default.
-func (c *config) sqlitePath() (string, error) {
-	path := strings.TrimPrefix(c.db, "sqlite:")
-	if path == "" {
-		if err := os.MkdirAll(c.data, 0o750); err != nil {
-			return "", fmt.Errorf("data folder: %w", err)
-		}
-		path = filepath.Join(c.data, "mafiaclub.db")
+// sqlitePath is the SQLite file of the configuration: -db, or DATA/mafiaclub.db.
+func sqlitePath(c *config) string {
+	if path := strings.TrimPrefix(c.db, "sqlite:"); path != "" {
+		return path
 	}
-	return path, nil
+	return filepath.Join(c.data, "mafiaclub.db")
 }
 
 // openStore opens the configured database, creating the data folder.
 func openStore(ctx context.Context, c *config) (*sqlstore.DB, error) {
-	if c.postgres() {
+	if isPostgresURL(c.db) {
 		return sqlstore.Open(ctx, c.db)
 	}
-	path, err := c.sqlitePath()
-	if err != nil {
-		return nil, err
+	if err := os.MkdirAll(c.data, 0o750); err != nil {
+		return nil, fmt.Errorf("data folder: %w", err)
 	}
-	return sqlstore.Open(ctx, path)
+	return sqlstore.Open(ctx, sqlitePath(c))
 }
 
 func serve(args []string, stdout, stderr io.Writer) int {
@@ -81,28 +78,35 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	log := slog.New(slog.NewTextHandler(stderr, nil))
+	var log *slog.Logger
+	switch c.logFormat {
+	case "text":
+		log = slog.New(slog.NewTextHandler(stderr, nil))
+	case "json":
+		log = slog.New(slog.NewJSONHandler(stderr, nil))
+	default:
+		fmt.Fprintf(stderr, "mafiaclub: -log-format is text or json, not %q\n", c.logFormat)
+		return 2
+	}
+	if (c.tlsCert == "") != (c.tlsKey == "") {
+		fmt.Fprintln(stderr, "mafiaclub: give both -tls-cert and -tls-key, or neither")
+		return 2
+	}
 	zone, err := time.LoadLocation(c.tz)
 	if err != nil {
 		fmt.Fprintf(stderr, "mafiaclub: time zone %q: %v\n", c.tz, err)
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if !c.postgres() {
-		// one process owns an SQLite data folder: live updates pass between the pages of one process only
-		path, err := c.sqlitePath()
-		if err == nil {
-			var release func()
-			if release, err = lockData(path + ".lock"); err == nil {
-				defer release()
-			}
-		}
+	if !isPostgresURL(c.db) { // one process owns an SQLite database
+		lock, err := lockData(c.data)
 		if err != nil {
 			fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
 			return 1
 		}
+		defer lock.Close()
 	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	db, err := openStore(ctx, c)
 	if err != nil {
 		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
@@ -127,16 +131,21 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	}
 	clock := club.NewClock(zone, nil)
 	db.Now = clock.Now
-	site, err := web.New(club.NewServices(db, clock))
+	svc := club.NewServices(db, clock)
+	if !isPostgresURL(c.db) {
+		svc.Backups = club.NewBackups(db, clock, filepath.Join(c.data, "backups"))
+	}
+	site, err := web.New(svc)
 	if err != nil {
 		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
 		return 1
 	}
 	site.Log = log
 	site.Cookies = web.CookieSecurity(c.cookies)
-	if c.postgres() {
-		// several servers may serve one PostgreSQL database: each change reaches the others' pages through
-		// LISTEN/NOTIFY
+	site.MetricsToken = c.metricsToken
+	if isPostgresURL(c.db) {
+		// several servers may serve one PostgreSQL database: each change reaches the others' pages (spectators,
+		// the host's other devices) through LISTEN/NOTIFY
 		if _, err := live.StartPG(ctx, c.db, site.Live, log); err != nil {
 			fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
 			return 1
@@ -149,22 +158,36 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	}
 	srv := &http.Server{Handler: site.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second}
-	shutdown := make(chan struct{})
-	srv.RegisterOnShutdown(func() { close(shutdown); site.Shutdown() })
-	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
+	srv.RegisterOnShutdown(site.CloseStreams) // live streams never end by themselves
+	scheme := "http"
+	if c.tlsCert != "" {
+		scheme = "https"
+	}
+	fmt.Fprintf(stdout, "listening on %s://%s\n", scheme, ln.Addr())
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() {
+		if c.tlsCert != "" {
+			errc <- srv.ServeTLS(ln, c.tlsCert, c.tlsKey)
+			return
+		}
+		errc <- srv.Serve(ln)
+	}()
 	select {
 	case err := <-errc:
 		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
 		return 1
 	case <-ctx.Done():
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	// SIGTERM or ^C: no new connections; requests in flight finish (their actions are committed), live streams
+	// close, then the database closes (deferred above).
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
 		log.Error("shutdown", "err", err)
+		return 1
 	}
+	log.Info("stopped")
 	return 0
 }
 

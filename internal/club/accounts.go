@@ -129,11 +129,7 @@ func (a *Accounts) SignUp(ctx context.Context, f SignUpForm) error {
 	if _, err := cleanName(login, MaxLoginChars, "login", false); err != nil {
 		return err
 	}
-	nick, err := cleanName(f.Nick, MaxNick, "nickname", false)
-	if err != nil {
-		return err
-	}
-	realName, err := cleanName(f.RealName, MaxRealName, "real name", true)
+	nick, realName, err := cleanProfile(f.Nick, f.RealName)
 	if err != nil {
 		return err
 	}
@@ -156,6 +152,16 @@ func (a *Accounts) SignUp(ctx context.Context, f SignUpForm) error {
 		return nil // the login is taken: the same answer as a new account
 	}
 	return err
+}
+
+// cleanProfile checks a nickname (public, required) and a real name (never public, optional).
+func cleanProfile(nick, realName string) (string, string, error) {
+	nick, err := cleanName(nick, MaxNick, "nickname", false)
+	if err != nil {
+		return "", "", err
+	}
+	realName, err = cleanName(realName, MaxRealName, "real name", true)
+	return nick, realName, err
 }
 
 // ErrNickTaken refuses a nickname another player has: seating finds club players by their nicknames.
@@ -266,11 +272,7 @@ func (a *Accounts) SaveProfile(ctx context.Context, u *User, f ProfileForm) erro
 	if u.PlayerID == 0 {
 		return Errorf(Invalid, "this account has no player profile")
 	}
-	nick, err := cleanName(f.Nick, MaxNick, "nickname", false)
-	if err != nil {
-		return err
-	}
-	realName, err := cleanName(f.RealName, MaxRealName, "real name", true)
+	nick, realName, err := cleanProfile(f.Nick, f.RealName)
 	if err != nil {
 		return err
 	}

@@ -68,6 +68,10 @@ func ErrorCode(err error) Code {
 	return Internal
 }
 
+// ErrRecorded answers an action whose idempotency key the game has recorded already: the request is a retry of one
+// that was recorded (its answer was lost), and it is not recorded again.
+var ErrRecorded = &Error{Code: Conflict, Message: "this action is recorded already"}
+
 // Role is what an account may do. Each role includes those before it.
 type Role string
 
@@ -214,11 +218,18 @@ type Store interface {
 	CreateGame(ctx context.Context, g *Game) error
 	Game(ctx context.Context, id int64) (*Game, error)
 	Games(ctx context.Context, f GameFilter) ([]Game, error)
+	// GameIDs lists every game's id, in order.
+	GameIDs(ctx context.Context) ([]int64, error)
+	// CountGames counts the games a filter selects, its limit aside.
+	CountGames(ctx context.Context, f GameFilter) (int, error)
 	// Events returns a game's log in order.
 	Events(ctx context.Context, gameID int64) ([]StoredEvent, error)
 	// Append adds events at the end of a live game's log if its version is still version, raising it by one,
-	// all in one transaction. A changed version is a Conflict; a saved game is Closed.
-	Append(ctx context.Context, gameID, version int64, events []StoredEvent) error
+	// all in one transaction. A changed version is a Conflict; a saved game is Closed. key, when not "", is the
+	// action's idempotency key: a key the game has recorded already is ErrRecorded, and nothing is written.
+	Append(ctx context.Context, gameID, version int64, key string, events []StoredEvent) error
+	// ActionRecorded reports whether a game has recorded the action of an idempotency key.
+	ActionRecorded(ctx context.Context, gameID int64, key string) (bool, error)
 	// Undo removes the last event of a live game's log if its version is still version, and logs it.
 	Undo(ctx context.Context, gameID, version int64, audit AuditEntry) (StoredEvent, error)
 	// SetStatus saves or reopens a game at version, with its winner, and logs it. Saving stores the seats'

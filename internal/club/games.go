@@ -207,6 +207,11 @@ func (s *Games) List(ctx context.Context, u *User, status GameStatus, nightID in
 	return s.store.Games(ctx, GameFilter{Status: status, NightID: nightID, Limit: limit})
 }
 
+// CountLive counts the games being played, for the server's metrics.
+func (s *Games) CountLive(ctx context.Context) (int, error) {
+	return s.store.CountGames(ctx, GameFilter{Status: GameLive})
+}
+
 // Audit lists a game's undo, save and reopen entries, for a host.
 func (s *Games) Audit(ctx context.Context, u *User, st *State) ([]AuditEntry, error) {
 	if err := need(u, RoleHost); err != nil {
@@ -280,11 +285,45 @@ const MaxEventText = 500
 // state may be stale: the append still checks the version, so nothing is overwritten. The new state is built in
 // memory from the committed events.
 func (s *Games) ActOn(ctx context.Context, u *User, st *State, version int64, events []record.Event) (*State, error) {
+	return s.ActOnce(ctx, u, st, version, "", events)
+}
+
+// ValidKey reports whether an idempotency key is well formed: 8 to 64 letters, digits, '-' and '_'.
+func ValidKey(key string) bool {
+	if len(key) < 8 || len(key) > 64 {
+		return false
+	}
+	for _, c := range key {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// ActOnce is ActOn with the action's idempotency key (not ""): a request whose key the game has recorded already
+// (a retry whose first answer was lost) is answered with the game as it is now, as a success, and recorded once.
+func (s *Games) ActOnce(ctx context.Context, u *User, st *State, version int64, key string, events []record.Event) (*State, error) {
 	if err := need(u, RoleHost); err != nil {
 		return nil, err
 	}
+	if key != "" && !ValidKey(key) {
+		return st, Errorf(Invalid, "the form's key is not valid; reload the page")
+	}
 	if len(events) == 0 {
 		return nil, Errorf(Invalid, "no action")
+	}
+	if key != "" {
+		done, err := s.store.ActionRecorded(ctx, st.Game.ID, key)
+		if err != nil {
+			return st, err
+		}
+		if done {
+			if err := s.tours.mayHost(ctx, u, st.Game); err != nil {
+				return nil, err
+			}
+			return s.load(ctx, st.Game.ID)
+		}
 	}
 	id := st.Game.ID
 	if err := s.tours.mayHost(ctx, u, st.Game); err != nil {
@@ -312,7 +351,10 @@ func (s *Games) ActOn(ctx context.Context, u *User, st *State, version int64, ev
 		e.At = at.Format(time.RFC3339)
 		stored[i] = StoredEvent{Seq: len(st.Log) + i + 1, JSON: record.EncodeEvent(e), At: at, By: u.ID}
 	}
-	if err := s.store.Append(ctx, id, version, stored); err != nil {
+	if err := s.store.Append(ctx, id, version, key, stored); err != nil {
+		if errors.Is(err, ErrRecorded) { // the same key, committed by a request that ran alongside
+			return s.load(ctx, id)
+		}
 		if ErrorCode(err) == Conflict {
 			fresh, lerr := s.load(ctx, id)
 			if lerr == nil {

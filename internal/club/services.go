@@ -17,11 +17,13 @@ type Services struct {
 	Records     *Records     // saved games: the history, the public record, the rating, players' pages
 	Tournaments *Tournaments // tournaments, their seating, standings and protests
 	Live        *Live        // games as spectators see them: the public view and the delayed broadcast
+	Backups     *Backups     // copies of the database (SQLite), made from the site by an admin
 }
 
-// NewServices builds the services over a store, all on one clock.
+// NewServices builds the services over a store, all on one clock. The backups folder is set apart
+// (Services.Backups = NewBackups(...)): without it the site makes none.
 func NewServices(store Store, clock *Clock) *Services {
-	s := &Services{Clock: clock}
+	s := &Services{Clock: clock, Backups: NewBackups(store, clock, "")}
 	s.Accounts = newAccounts(store, clock)
 	s.Nights = &Nights{store: store, clock: clock}
 	s.Games = &Games{store: store, clock: clock}

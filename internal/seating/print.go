@@ -17,7 +17,8 @@ func nameOr(name func(player int) string) func(int) string {
 }
 
 // Print writes the schedule for people: for each round a grid of tables (rows) by seat numbers (columns), rounds
-// and tables numbered from 1, then the quality figures. name gives a player's name; nil prints his index.
+// and tables numbered from 1, and the players who sit it out, then the quality figures. name gives a player's
+// name; nil prints his index.
 func (s *Schedule) Print(w io.Writer, name func(player int) string) error {
 	name = nameOr(name)
 	k := s.params.PerTable
@@ -35,6 +36,14 @@ func (s *Schedule) Print(w io.Writer, name func(player int) string) error {
 			}
 			fmt.Fprintln(tw)
 		}
+		if out := s.SitOut(r); len(out) > 0 {
+			names := make([]string, len(out))
+			for i, p := range out {
+				names[i] = name(p)
+			}
+			// not a cell: the line would widen the grid's first column
+			fmt.Fprintf(tw, "Sitting out: %s\n", strings.Join(names, ", "))
+		}
 		fmt.Fprintln(tw)
 	}
 	if err := tw.Flush(); err != nil {
@@ -45,7 +54,7 @@ func (s *Schedule) Print(w io.Writer, name func(player int) string) error {
 }
 
 // PrintPlayers writes each player's card: his table and seat number in every round, as "table-seat", both
-// numbered from 1. name gives a player's name; nil prints his index.
+// numbered from 1, or "-" for a round he sits out. name gives a player's name; nil prints his index.
 func (s *Schedule) PrintPlayers(w io.Writer, name func(player int) string) error {
 	name = nameOr(name)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -59,8 +68,11 @@ func (s *Schedule) PrintPlayers(w io.Writer, name func(player int) string) error
 		b.Reset()
 		b.WriteString(name(p))
 		for r := range s.params.Rounds {
-			t, seat := s.Place(r, p)
-			fmt.Fprintf(&b, "\t%d-%d", t+1, seat)
+			if t, seat := s.Place(r, p); t >= 0 {
+				fmt.Fprintf(&b, "\t%d-%d", t+1, seat)
+			} else {
+				b.WriteString("\t-")
+			}
 		}
 		fmt.Fprintln(tw, b.String())
 	}

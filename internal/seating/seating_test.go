@@ -38,18 +38,27 @@ func generate(t testing.TB, p Params) *Schedule {
 	return s
 }
 
-// checkRounds checks that every round seats every player exactly once, that Place agrees with Table, and that no
-// pair of apart shares a table and no player sits at a barred table.
+// checkRounds checks that every round seats Tables*PerTable players and lets the others sit out, each player
+// exactly once; that Place agrees with Table and SitOut; that no pair of apart shares a table and no player sits
+// at a barred table; that everyone plays the same number of games, or within one when Players does not divide
+// the seats of all rounds; and that sit-outs go in turn: no one sits out while a player of that round has sat out
+// fewer times. It reads the schedule only through Table, SitOut and Place, not through Quality.
 func checkRounds(t *testing.T, s *Schedule, p Params) {
 	t.Helper()
-	if s.Rounds() != p.Rounds || s.PerTable() != p.PerTable || s.Tables()*p.PerTable != p.Players {
-		t.Fatalf("shape %d rounds × %d tables × %d, want %d rounds × %d players at tables of %d",
-			s.Rounds(), s.Tables(), s.PerTable(), p.Rounds, p.Players, p.PerTable)
+	tables := p.Tables
+	if tables == 0 {
+		tables = p.Players / p.PerTable
+	}
+	if s.Rounds() != p.Rounds || s.PerTable() != p.PerTable || s.Tables() != tables || s.Players() != p.Players {
+		t.Fatalf("shape %d rounds × %d tables of %d for %d players, want %d × %d of %d for %d",
+			s.Rounds(), s.Tables(), s.PerTable(), s.Players(), p.Rounds, tables, p.PerTable, p.Players)
 	}
 	barred := map[[2]int]bool{}
 	for _, b := range p.Barred {
 		barred[b] = true
 	}
+	games := make([]int, p.Players)
+	sat := make([]int, p.Players)
 	for r := range p.Rounds {
 		seen := make([]int, p.Players)
 		tableOf := make([]int, p.Players)
@@ -60,6 +69,7 @@ func checkRounds(t *testing.T, s *Schedule, p Params) {
 			}
 			for i, x := range players {
 				seen[x]++
+				games[x]++
 				tableOf[x] = tb
 				if gt, gs := s.Place(r, x); gt != tb || gs != i+1 {
 					t.Errorf("round %d: Place(%d) = table %d seat %d, want table %d seat %d", r, x, gt, gs, tb, i+1)
@@ -69,9 +79,33 @@ func checkRounds(t *testing.T, s *Schedule, p Params) {
 				}
 			}
 		}
+		out := s.SitOut(r)
+		if len(out) != p.Players-tables*p.PerTable {
+			t.Fatalf("round %d: %d sit out, want %d", r, len(out), p.Players-tables*p.PerTable)
+		}
+		least := p.Rounds
+		for x := range p.Players {
+			if seen[x] == 1 {
+				least = min(least, sat[x])
+			}
+		}
+		for _, x := range out {
+			seen[x]++
+			tableOf[x] = -1 - x
+			if gt, gs := s.Place(r, x); gt != -1 || gs != 0 {
+				t.Errorf("round %d: Place(%d) = table %d seat %d for a player sitting out", r, x, gt, gs)
+			}
+			if sat[x] > least {
+				t.Errorf("round %d: player %d sits out for the %d. time while a player of the round sat out %d times",
+					r, x, sat[x]+1, least)
+			}
+		}
+		for _, x := range out {
+			sat[x]++
+		}
 		for x, c := range seen {
 			if c != 1 {
-				t.Fatalf("round %d: player %d plays %d times, want once", r, x, c)
+				t.Fatalf("round %d: player %d is named %d times, want once", r, x, c)
 			}
 		}
 		for _, q := range p.Apart {
@@ -80,13 +114,31 @@ func checkRounds(t *testing.T, s *Schedule, p Params) {
 			}
 		}
 	}
+	lo, hi := slices.Min(games), slices.Max(games)
+	total := p.Rounds * tables * p.PerTable
+	if want := total / p.Players; lo != want || hi != (total+p.Players-1)/p.Players {
+		t.Errorf("players play %d to %d games; want %d to %d", lo, hi, want, (total+p.Players-1)/p.Players)
+	}
+	q := s.Quality()
+	if !slices.Equal(q.Games, games) || q.Equal() != (lo == hi) || q.EqualPossible != (total%p.Players == 0) || q.SitOutsEarly != 0 {
+		t.Errorf("Quality: games %v equal %v possible %v early %d; counted %v", q.Games, q.Equal(), q.EqualPossible, q.SitOutsEarly, games)
+	}
+	// Seat numbers: a player of g games at each seat number ⌊g/PerTable⌋ or ⌈g/PerTable⌉ times.
+	for x, g := range games {
+		for c, n := range q.SeatCounts[x] {
+			if n < g/p.PerTable || n > (g+p.PerTable-1)/p.PerTable {
+				t.Errorf("player %d of %d games sits at seat %d %d times", x, g, c+1, n)
+			}
+		}
+	}
 }
 
 // The quality of the 100-player tournament, with 30 random pairs kept apart, for several seeds. Measured
-// (seeds 1-4, Iterations default): every player at every seat number exactly once; pairs meet at most twice;
-// 735-760 of the 4950 pairs meet twice; every player meets 68-82 distinct others. The bounds below leave a
-// margin over those figures: the seat balance is exact by construction (no margin), at most 2 meetings (none
-// needed), at most 850 pairs meeting twice and at least 64 distinct opponents.
+// (seeds 1-4, Iterations default): every player at every seat number exactly once; every player at any one
+// table at most twice; pairs meet at most twice; 880-920 of the 4950 pairs meet twice; every player meets 65-79
+// distinct others. The bounds below leave a margin over those figures: the seat balance is exact by
+// construction (no margin), at most 2 games at a table and 2 meetings (none needed), at most 1000 pairs meeting
+// twice and at least 60 distinct opponents.
 func TestQuality100(t *testing.T) {
 	for seed := uint64(1); seed <= 4; seed++ {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
@@ -105,11 +157,14 @@ func TestQuality100(t *testing.T) {
 			if q.MeetMax > 2 {
 				t.Errorf("a pair meets %d times; want at most 2", q.MeetMax)
 			}
-			if r := q.Repeats(); r > 850 {
-				t.Errorf("%d pairs meet more than once; want at most 850", r)
+			if r := q.Repeats(); r > 1000 {
+				t.Errorf("%d pairs meet more than once; want at most 1000", r)
 			}
-			if q.OpponentsMin < 64 {
-				t.Errorf("a player meets only %d others; want at least 64", q.OpponentsMin)
+			if q.OpponentsMin < 60 {
+				t.Errorf("a player meets only %d others; want at least 60", q.OpponentsMin)
+			}
+			if q.TableMax > 2 || q.TableBound != 1 {
+				t.Errorf("a player plays %d times at one table (bound %d); want at most 2", q.TableMax, q.TableBound)
 			}
 			pairs, meetings := 0, 0
 			for m, c := range q.MeetHistogram {
@@ -133,19 +188,190 @@ func TestShapes(t *testing.T) {
 		{Players: 7, PerTable: 7, Rounds: 3, Seed: 6},
 		{Players: 20, PerTable: 10, Rounds: 1, Seed: 7, Apart: randomPairs(7, 5, 20)},
 		{Players: 30, PerTable: 10, Rounds: 25, Seed: 8, Iterations: 300},
+		// players sitting out
+		{Players: 23, PerTable: 7, Rounds: 9, Seed: 9, Barred: [][2]int{{0, 2}, {1, 2}, {2, 2}}},
+		{Players: 30, PerTable: 10, Rounds: 7, Tables: 2, Seed: 10, Apart: [][2]int{{0, 1}, {2, 3}}},
+		{Players: 12, PerTable: 10, Rounds: 12, Seed: 11},
+		{Players: 95, PerTable: 9, Rounds: 10, Tables: 8, Seed: 12, Apart: randomPairs(12, 20, 95), Barred: [][2]int{{4, 0}}},
 	} {
 		t.Run(fmt.Sprintf("%dp-%dt-%dr", p.Players, p.PerTable, p.Rounds), func(t *testing.T) {
 			s := generate(t, p)
 			checkRounds(t, s, p)
 			q := s.Quality()
-			lo, hi := p.Rounds/p.PerTable, (p.Rounds+p.PerTable-1)/p.PerTable
-			if q.SeatMin < lo || q.SeatMax > hi {
-				t.Errorf("seat counts %d-%d, want %d-%d", q.SeatMin, q.SeatMax, lo, hi)
+			if q.SeatMax != q.SeatBound {
+				t.Errorf("a player sits %d times at one seat number; the bound is %d", q.SeatMax, q.SeatBound)
 			}
 			if q.ApartMeetings != 0 || q.BarredPlaces != 0 {
 				t.Errorf("%d apart pairs met, %d barred places; want 0", q.ApartMeetings, q.BarredPlaces)
 			}
 		})
+	}
+}
+
+// Any number of players from one table of 10 up to 60, over 1 to 12 rounds: a schedule where everyone plays
+// the same number of games when the sizes allow it and within one otherwise, sit-outs in turn and seat numbers
+// balanced (checkRounds), with two pairs kept apart; or, with a single table, where an apart pair cannot always
+// be split, a refusal that says so. The search is cut short (Iterations 20): these properties do not depend on
+// it. One table and an apart pair are refused for a reason the organiser understands.
+func TestAnyNumber(t *testing.T) {
+	for n := 10; n <= 60; n++ {
+		for rounds := 1; rounds <= 12; rounds++ {
+			p := Params{Players: n, PerTable: 10, Rounds: rounds, Seed: uint64(n*100 + rounds), Iterations: 20,
+				Apart: [][2]int{{0, n - 1}, {1, n / 2}}}
+			s, err := Generate(p)
+			if err != nil {
+				msg := err.Error()
+				if n >= 20 || !errors.Is(err, ErrInfeasible) || !strings.Contains(msg, "at one table, players") && !strings.Contains(msg, "kept apart from 1 players") {
+					t.Errorf("%d players, %d rounds: %v", n, rounds, err)
+				}
+				p.Apart = nil
+				s = generate(t, p)
+			}
+			checkRounds(t, s, p)
+		}
+	}
+}
+
+// The sizes of the issue, tables of 10 and default iterations: everyone plays equally or within one (checkRounds)
+// and, as measured (docs/seating.md), every player plays at each table as evenly as the bound allows; the test
+// allows one more. Meetings: within two of the pigeonhole bound (measured: 20x10 6 for 5, where coding theory
+// proves 6 the least; 23x8 5 for 3; 30x10 5 for 4; 37x12 4 for 3).
+func TestTableBalance(t *testing.T) {
+	for _, sz := range [][2]int{{20, 10}, {23, 8}, {30, 10}, {37, 12}} {
+		for seed := uint64(1); seed <= 2; seed++ {
+			// One pair kept apart: at two tables, {a b} and {b c} apart would seat a and c together in every
+			// round they both play.
+			p := Params{Players: sz[0], PerTable: 10, Rounds: sz[1], Seed: seed, Apart: [][2]int{{0, 1}}}
+			t.Run(fmt.Sprintf("%dx%d-seed%d", sz[0], sz[1], seed), func(t *testing.T) {
+				s := generate(t, p)
+				checkRounds(t, s, p)
+				q := s.Quality()
+				t.Logf("\n%s", q)
+				if q.TableMax > q.TableBound+1 {
+					t.Errorf("a player plays %d times at one table; the bound is %d", q.TableMax, q.TableBound)
+				}
+				// the bound itself, checked by hand: ⌈most games / tables⌉
+				if want := (q.GamesMax + s.Tables() - 1) / s.Tables(); q.TableBound != want {
+					t.Errorf("TableBound %d, want %d", q.TableBound, want)
+				}
+				if q.MeetMax > q.MeetBound+2 {
+					t.Errorf("a pair meets %d times; the bound is %d", q.MeetMax, q.MeetBound)
+				}
+				if q.ApartMeetings != 0 {
+					t.Errorf("%d apart pairs met", q.ApartMeetings)
+				}
+			})
+		}
+	}
+}
+
+// A tournament whose players do not fill the tables: 23 at 2 tables of 10 over 8 rounds play 6 or 7 games, and
+// no schedule can be equal (23 does not divide 160).
+func TestSitOuts23(t *testing.T) {
+	p := Params{Players: 23, PerTable: 10, Rounds: 8, Seed: 5}
+	s := generate(t, p)
+	checkRounds(t, s, p)
+	q := s.Quality()
+	if q.GamesMin != 6 || q.GamesMax != 7 || q.Equal() || q.EqualPossible || q.SitOutsMin != 1 || q.SitOutsMax != 2 {
+		t.Errorf("games %d-%d (equal %v, possible %v), sit-outs %d-%d; want 6-7, false, false, 1-2",
+			q.GamesMin, q.GamesMax, q.Equal(), q.EqualPossible, q.SitOutsMin, q.SitOutsMax)
+	}
+	twice := 0
+	for _, g := range q.Games {
+		if g == 6 {
+			twice++
+		}
+	}
+	if twice != 1 {
+		t.Errorf("%d players sit out twice; want 1 (24 sit-outs for 23 players)", twice)
+	}
+	if !strings.Contains(q.String(), "games: every player plays 6-7 (no schedule of this size can be equal)") {
+		t.Errorf("the summary does not say the games are unequal:\n%s", q)
+	}
+	// 25 players over 5 rounds: 25 sit-outs, everyone once, equal.
+	p = Params{Players: 25, PerTable: 10, Rounds: 5, Seed: 5}
+	s = generate(t, p)
+	checkRounds(t, s, p)
+	if q := s.Quality(); !q.Equal() || !q.EqualPossible || q.GamesMin != 4 || q.SitOutsMax != 1 {
+		t.Errorf("25 players over 5 rounds: games %d-%d, sit-outs up to %d; want everyone 4 games, 1 sit-out", q.GamesMin, q.GamesMax, q.SitOutsMax)
+	}
+}
+
+// A player sitting out can take a seated player's place, who then sits out; the constraints still hold.
+func TestSwapSitOut(t *testing.T) {
+	p := Params{Players: 23, PerTable: 10, Rounds: 8, Seed: 3, Apart: [][2]int{{0, 1}}, Barred: [][2]int{{2, 1}}}
+	s := generate(t, p)
+	checkRounds(t, s, p)
+	snap := snapshot(s)
+	refused := 0
+	for r := range p.Rounds {
+		out := s.SitOut(r)
+		if t1, _ := s.Place(r, 1); slices.Contains(out, 0) && t1 >= 0 {
+			x := s.Table(r, t1)[0]
+			if x == 1 {
+				x = s.Table(r, t1)[1]
+			}
+			err := s.Swap(r, x, 0)
+			if !errors.Is(err, ErrApart) || !strings.Contains(err.Error(), "players 0 and 1 are kept apart") {
+				t.Errorf("round %d: Swap(%d, 0) = %v; want ErrApart naming players 0 and 1", r, x, err)
+			}
+			refused++
+		}
+		if slices.Contains(out, 2) {
+			err := s.Swap(r, 2, s.Table(r, 1)[3])
+			if !errors.Is(err, ErrApart) || !strings.Contains(err.Error(), "player 2 is barred from table 1") {
+				t.Errorf("round %d: swap of 2 into table 1 = %v; want ErrApart naming player 2 and table 1", r, err)
+			}
+			refused++
+		}
+	}
+	if refused < 2 {
+		t.Fatalf("only %d refusals tried", refused)
+	}
+	if !equalSnapshots(snap, snapshot(s)) || len(s.Swaps()) != 0 {
+		t.Fatal("a refused swap changed the schedule")
+	}
+
+	const r = 2
+	out := s.SitOut(r)
+	y := out[0]
+	if y < 3 {
+		y = out[1]
+	}
+	x := s.Table(r, 0)[4]
+	for x < 3 {
+		x++
+	}
+	before := s.Quality()
+	tx, sx := s.Place(r, x)
+	if err := s.Swap(r, x, y); err != nil {
+		t.Fatalf("Swap(%d, %d, %d): %v", r, x, y, err)
+	}
+	if gt, gs := s.Place(r, y); gt != tx || gs != sx {
+		t.Errorf("player %d is at table %d seat %d, want %d seat %d", y, gt, gs, tx, sx)
+	}
+	if gt, _ := s.Place(r, x); gt != -1 || !slices.Contains(s.SitOut(r), x) || slices.Contains(s.SitOut(r), y) {
+		t.Errorf("player %d does not sit out round %d: sitting out %v", x, r, s.SitOut(r))
+	}
+	after := s.Quality()
+	if after.Games[x] != before.Games[x]-1 || after.Games[y] != before.Games[y]+1 {
+		t.Errorf("games of %d and %d: %d, %d; want %d, %d", x, y, after.Games[x], after.Games[y], before.Games[x]-1, before.Games[y]+1)
+	}
+	if after.ApartMeetings != 0 || after.BarredPlaces != 0 {
+		t.Errorf("after the swap: %d apart meetings, %d barred places", after.ApartMeetings, after.BarredPlaces)
+	}
+	if err := s.Swap(r, x, s.SitOut(r)[0]); err == nil || !strings.Contains(err.Error(), "both sit out") {
+		t.Errorf("a swap of two players sitting out = %v; want an error", err)
+	}
+	// replayed from the recorded Params and swaps
+	s2 := generate(t, s.Params())
+	for _, w := range s.Swaps() {
+		if err := s2.Swap(w.Round, w.A, w.B); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !equalSnapshots(snapshot(s), snapshot(s2)) || !slices.Equal(s.SitOut(r), s2.SitOut(r)) {
+		t.Error("the recorded seed and swaps rebuilt another schedule")
 	}
 }
 
@@ -155,6 +381,7 @@ func snapshot(s *Schedule) [][]int {
 		for tb := range s.Tables() {
 			out = append(out, s.Table(r, tb))
 		}
+		out = append(out, s.SitOut(r))
 	}
 	return out
 }
@@ -187,6 +414,11 @@ func TestReproducible(t *testing.T) {
 	p.Seed = 43
 	if equalSnapshots(snapshot(s2), snapshot(generate(t, p))) {
 		t.Fatal("seeds 42 and 43 gave the same schedule")
+	}
+	// With players sitting out, and fewer tables than they fill.
+	q := Params{Players: 37, PerTable: 10, Rounds: 12, Tables: 2, Seed: 7, Apart: randomPairs(7, 5, 37)}
+	if !equalSnapshots(snapshot(generate(t, q)), snapshot(generate(t, q))) {
+		t.Fatal("the same Params with sit-outs gave two schedules")
 	}
 	// Params is a copy: changing what it returns changes nothing.
 	got := s1.Params()
@@ -311,7 +543,10 @@ func TestParamErrors(t *testing.T) {
 	}{
 		{"no players", func(p *Params) { p.Players = 0 }, "0 players", false},
 		{"too many players", func(p *Params) { p.Players = 2000 }, "2000 players", false},
-		{"left over", func(p *Params) { p.Players = 95 }, "95 players do not fill tables of 10 (5 left over)", false},
+		{"under one table", func(p *Params) { p.Players = 9 }, "9 players; want 10 (one full table)", false},
+		{"too many tables", func(p *Params) { p.Players, p.Tables = 95, 10 }, "10 tables; 95 players fill 1 to 9 tables of 10", false},
+		{"negative tables", func(p *Params) { p.Tables = -1 }, "-1 tables", false},
+		{"barred table beyond Tables", func(p *Params) { p.Tables = 5; p.Barred = [][2]int{{1, 5}} }, "Barred[0] = [1 5]: tables are 0 to 4", false},
 		{"small table", func(p *Params) { p.PerTable = 6; p.Players = 96 }, "6 players per table; want 7 to 10", false},
 		{"big table", func(p *Params) { p.PerTable = 11; p.Players = 99 }, "11 players per table", false},
 		{"no rounds", func(p *Params) { p.Rounds = 0 }, "0 rounds", false},
@@ -377,6 +612,26 @@ func TestPrint(t *testing.T) {
 	}
 }
 
+func TestPrintSitOut(t *testing.T) {
+	s := generate(t, Params{Players: 12, PerTable: 10, Rounds: 2, Seed: 1})
+	var b bytes.Buffer
+	if err := s.Print(&b, nil); err != nil {
+		t.Fatal(err)
+	}
+	out := s.SitOut(1)
+	if want := fmt.Sprintf("Sitting out: %d, %d\n", out[0], out[1]); !strings.Contains(b.String(), want) {
+		t.Errorf("Print lacks %q:\n%s", want, b.String())
+	}
+	b.Reset()
+	if err := s.PrintPlayers(&b, nil); err != nil {
+		t.Fatal(err)
+	}
+	line := strings.Fields(strings.Split(b.String(), "\n")[out[0]+1])
+	if line[0] != fmt.Sprint(out[0]) || line[2] != "-" {
+		t.Errorf("player %d's card %q; want - in round 2", out[0], line)
+	}
+}
+
 // BenchmarkGenerate100 is the issue's tournament: 100 players, 10 tables of 10, 10 rounds, 30 pairs apart.
 func BenchmarkGenerate100(b *testing.B) {
 	p := params100(1, randomPairs(1, 30, 100))
@@ -384,5 +639,29 @@ func BenchmarkGenerate100(b *testing.B) {
 		if _, err := Generate(p); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkGenerate times the sizes of docs/seating.md (players x rounds, tables of 10, seed 1, no constraints)
+// and reports the figures of the last schedule against their bounds: go test ./internal/seating -run '^$'
+// -bench Generate/ -benchtime 3x.
+func BenchmarkGenerate(b *testing.B) {
+	for _, sz := range [][2]int{{20, 10}, {23, 8}, {30, 10}, {37, 12}, {100, 10}} {
+		b.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(b *testing.B) {
+			p := Params{Players: sz[0], PerTable: 10, Rounds: sz[1], Seed: 1}
+			var s *Schedule
+			for b.Loop() {
+				s = generate(b, p)
+			}
+			q := s.Quality()
+			b.ReportMetric(float64(q.GamesMax-q.GamesMin), "games-spread")
+			b.ReportMetric(float64(q.SeatMax), "seat-max")
+			b.ReportMetric(float64(q.SeatBound), "seat-bound")
+			b.ReportMetric(float64(q.TableMax), "table-max")
+			b.ReportMetric(float64(q.TableBound), "table-bound")
+			b.ReportMetric(float64(q.MeetMax), "meet-max")
+			b.ReportMetric(float64(q.MeetBound), "meet-bound")
+			b.ReportMetric(float64(q.MeetHistogram[q.MeetMax]), "pairs-at-max")
+		})
 	}
 }

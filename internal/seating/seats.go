@@ -2,11 +2,11 @@ package seating
 
 import "math/rand/v2"
 
-// assignSeats orders the players within every table of every round so that each player sits at each seat number
-// either ⌊Rounds/PerTable⌋ or ⌈Rounds/PerTable⌉ times (exactly Rounds/PerTable when it divides).
+// assignSeats orders the players within every table of every round so that each player of g games sits at each
+// seat number either ⌊g/PerTable⌋ or ⌈g/PerTable⌉ times (exactly g/PerTable when it divides).
 //
 // It is an equitable edge colouring of a bipartite graph (de Werra): on one side the tables of all rounds, on the
-// other the players, each split into one vertex per PerTable of his rounds (his first PerTable rounds, the next
+// other the players, each split into one vertex per PerTable of his games (his first PerTable games, the next
 // PerTable, ...); an edge joins a player's vertex to the table where he plays in that round, and its colour is
 // his seat number. Every vertex has at most PerTable edges, so PerTable colours suffice (König) and are found
 // edge by edge with alternating-path (Kempe chain) exchanges. Each table then has every seat number once, and each
@@ -16,11 +16,22 @@ func (s *Schedule) assignSeats(rng *rand.Rand) {
 	parts := (R + k - 1) / k
 	left := n * parts
 	vertices := left + R*s.tables
-	// Edge e = r*n + p joins player p's vertex for round r to the table where he sits in round r.
+	game := make([]int, R*n) // [r*n+p] = the number of games player p plays before round r
+	for p := range n {
+		g := 0
+		for r := range R {
+			game[r*n+p] = g
+			if s.where[r][p] < s.seated {
+				g++
+			}
+		}
+	}
+	// Edge e = r*n + p joins player p's vertex for round r to the table where he sits in round r; a player who
+	// sits a round out has no edge for it.
 	end := func(e int, side int) int {
 		r, p := e/n, e%n
 		if side == 0 {
-			return p*parts + r/k
+			return p*parts + game[e]/k
 		}
 		return left + r*s.tables + s.where[r][p]/k
 	}
@@ -39,6 +50,9 @@ func (s *Schedule) assignSeats(rng *rand.Rand) {
 	}
 	var path []int32
 	for _, e := range rng.Perm(R * n) {
+		if s.where[e/n][e%n] >= s.seated {
+			continue
+		}
 		u, v := end(e, 0), end(e, 1)
 		ca, cb := free(u), free(v)
 		if at[v*k+ca] >= 0 {
@@ -83,8 +97,10 @@ func (s *Schedule) assignSeats(rng *rand.Rand) {
 	}
 	for r := range R {
 		for p := range n {
-			t := s.where[r][p] / k
-			s.seats[r][t*k+colour[r*n+p]] = p
+			if s.where[r][p] < s.seated {
+				t := s.where[r][p] / k
+				s.seats[r][t*k+colour[r*n+p]] = p
+			}
 		}
 		for i, p := range s.seats[r] {
 			s.where[r][p] = i

@@ -116,9 +116,9 @@ func (db *DB) Game(ctx context.Context, id int64) (*club.Game, error) {
 	return g, translate(rows.Err(), "seat")
 }
 
-// Games lists games, newest first, without their seats.
-func (db *DB) Games(ctx context.Context, f club.GameFilter) ([]club.Game, error) {
-	q := `SELECT ` + gameCols + ` FROM games g JOIN users u ON u.id = g.host_id WHERE 1 = 1`
+// gameWhere is the condition of a game filter on games g, with its arguments.
+func gameWhere(f club.GameFilter) (string, []any) {
+	q := `1 = 1`
 	var args []any
 	if f.Status != "" {
 		q += ` AND g.status = ?`
@@ -152,6 +152,39 @@ func (db *DB) Games(ctx context.Context, f club.GameFilter) ([]club.Game, error)
 		q += ` AND g.created_at < ?`
 		args = append(args, ms(f.To))
 	}
+	return q, args
+}
+
+// GameIDs lists every game's id, in order.
+func (db *DB) GameIDs(ctx context.Context) ([]int64, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT id FROM games ORDER BY id`)
+	if err != nil {
+		return nil, translate(err, "game")
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, translate(err, "game")
+		}
+		out = append(out, id)
+	}
+	return out, translate(rows.Err(), "game")
+}
+
+// CountGames counts the games a filter selects (its limit aside).
+func (db *DB) CountGames(ctx context.Context, f club.GameFilter) (int, error) {
+	where, args := gameWhere(f)
+	var n int
+	err := db.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM games g WHERE `+where, args...).Scan(&n)
+	return n, translate(err, "game")
+}
+
+// Games lists games, newest first, without their seats.
+func (db *DB) Games(ctx context.Context, f club.GameFilter) ([]club.Game, error) {
+	where, args := gameWhere(f)
+	q := `SELECT ` + gameCols + ` FROM games g JOIN users u ON u.id = g.host_id WHERE ` + where
 	limit := f.Limit
 	if limit <= 0 || limit > 500 {
 		limit = 100
@@ -220,14 +253,40 @@ func bump(ctx context.Context, tx *txn, gameID, version int64, eventsDelta int, 
 	return club.Errorf(club.Invalid, "the game is not %s", wantStatus)
 }
 
-// Append adds events to a live game's log at version, in one transaction.
-func (db *DB) Append(ctx context.Context, gameID, version int64, events []club.StoredEvent) error {
-	return db.inTx(ctx, "game", func(tx *txn) error { return appendEvents(ctx, tx, gameID, version, events) })
+// Append adds events to a live game's log at version, atomically: on SQLite in the next group commit (group.go),
+// on PostgreSQL in a transaction of its own (the server groups concurrent commits itself).
+func (db *DB) Append(ctx context.Context, gameID, version int64, key string, events []club.StoredEvent) error {
+	if db.dialect == "sqlite" {
+		return db.groupAppend(ctx, gameID, version, key, events)
+	}
+	return db.inTx(ctx, "game", func(tx *txn) error { return appendEvents(ctx, tx, gameID, version, key, events) })
 }
 
-func appendEvents(ctx context.Context, tx *txn, gameID, version int64, events []club.StoredEvent) error {
+// ActionRecorded reports whether a game has recorded the action of an idempotency key.
+func (db *DB) ActionRecorded(ctx context.Context, gameID int64, key string) (bool, error) {
+	var n int
+	err := db.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM action_keys WHERE game_id = ? AND akey = ?`, gameID, key).Scan(&n)
+	return n > 0, translate(err, "action")
+}
+
+// appendEvents appends in tx; a key the game has recorded already is club.ErrRecorded, before anything else.
+func appendEvents(ctx context.Context, tx *txn, gameID, version int64, key string, events []club.StoredEvent) error {
+	if key != "" {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM action_keys WHERE game_id = ? AND akey = ?`, gameID, key).Scan(&n); err != nil {
+			return translate(err, "action")
+		}
+		if n > 0 {
+			return club.ErrRecorded
+		}
+	}
 	if err := bump(ctx, tx, gameID, version, len(events), club.GameLive); err != nil {
 		return err
+	}
+	if key != "" {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO action_keys (game_id, akey, version) VALUES (?, ?, ?)`, gameID, key, version+1); err != nil {
+			return translate(err, "action")
+		}
 	}
 	for _, e := range events {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO game_events (game_id, seq, event, at, by_user) VALUES (?, ?, ?, ?, ?)`,
@@ -291,7 +350,7 @@ func (db *DB) ImportGame(ctx context.Context, g *club.Game, events []club.Stored
 		if err := createGame(ctx, tx, g); err != nil {
 			return err
 		}
-		if err := appendEvents(ctx, tx, g.ID, 0, events); err != nil {
+		if err := appendEvents(ctx, tx, g.ID, 0, "", events); err != nil {
 			return err
 		}
 		for i := range results {

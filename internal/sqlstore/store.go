@@ -37,6 +37,10 @@ type DB struct {
 	// Now is the clock of the times the store fills in itself (a row's creation when the caller gave none); the
 	// program sets it to the club's clock. Nil is time.Now.
 	Now func() time.Time
+	// path is the SQLite file ("" on PostgreSQL and for ":memory:").
+	path string
+	// group commits SQLite's concurrent appends together (group.go).
+	group committer
 }
 
 func (db *DB) now() time.Time {
@@ -60,10 +64,24 @@ func isPostgres(dsn string) bool {
 // On SQLite every commit is synchronous (synchronous=FULL): an acknowledged write survives a crash of the
 // process or the machine. On PostgreSQL that is the server's synchronous_commit (on by default).
 func Open(ctx context.Context, dsn string) (*DB, error) {
+	var db *DB
+	var err error
 	if isPostgres(dsn) {
-		return openPostgres(ctx, dsn)
+		db, err = openPostgresNoMigrate(ctx, dsn)
+	} else {
+		db, err = openSQLiteNoMigrate(dsn)
 	}
-	path := dsn
+	if err != nil {
+		return nil, err
+	}
+	if err := db.migrateAndFill(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+func openSQLiteNoMigrate(path string) (*DB, error) {
 	q := url.Values{}
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "busy_timeout(10000)")
@@ -78,6 +96,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	db := &DB{w: dbh{w, sqlite}, dialect: "sqlite"}
 	db.r = db.w
 	if path != ":memory:" {
+		db.path = path
 		q.Add("_pragma", "query_only(1)")
 		r, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
 		if err != nil {
@@ -87,14 +106,10 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		r.SetMaxOpenConns(8)
 		db.r = dbh{r, sqlite}
 	}
-	if err := db.migrateAndFill(ctx); err != nil {
-		db.Close()
-		return nil, err
-	}
 	return db, nil
 }
 
-func openPostgres(ctx context.Context, dsn string) (*DB, error) {
+func openPostgresNoMigrate(ctx context.Context, dsn string) (*DB, error) {
 	p, err := sql.Open("pgx", dsn)
 	if err != nil {
 		return nil, err
@@ -108,15 +123,12 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 		p.Close()
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	if err := db.migrateAndFill(ctx); err != nil {
-		p.Close()
-		return nil, err
-	}
 	return db, nil
 }
 
 // Close closes the database.
 func (db *DB) Close() error {
+	db.stopGroup()
 	err := db.w.db.Close()
 	if db.r.db != db.w.db {
 		if e := db.r.db.Close(); err == nil {
@@ -134,46 +146,110 @@ func (db *DB) migrateAndFill(ctx context.Context) error {
 	return db.fillNickKeys(ctx)
 }
 
-func (db *DB) migrate(ctx context.Context) error {
-	if _, err := db.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)`); err != nil {
+func (db *DB) migrate(ctx context.Context) error { return db.migrateTo(ctx, 0) }
+
+// migrationLock is the PostgreSQL advisory lock the migrations run under, so that two servers starting at once on
+// an empty database take turns instead of racing on the first migration ("maf" in ASCII).
+const migrationLock = 0x6d6166
+
+// migrateTo applies the embedded migrations of the dialect that the database has not had, in order, each in its
+// own transaction with its version recorded; upTo, when not 0, stops after that version (the upgrade test builds
+// an older schema with it). Our own runner rather than a library's: it is these forty lines, it keeps the
+// schema_migrations table every existing database has, and it runs the same files through the same handle as the
+// store's queries on both dialects.
+func (db *DB) migrateTo(ctx context.Context, upTo int) error {
+	var h handle = db.w.handle()
+	if db.dialect == "postgres" {
+		conn, err := db.w.db.Conn(ctx) // an advisory lock belongs to a session: one connection for all of it
+		if err != nil {
+			return err
+		}
+		defer conn.Close()
+		if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, migrationLock); err != nil {
+			return fmt.Errorf("migrations lock: %w", err)
+		}
+		defer conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, migrationLock)
+		h = handle{conn, postgres}
+	}
+	if _, err := h.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)`); err != nil {
 		return fmt.Errorf("migrations table: %w", err)
 	}
-	dir := "migrations/" + db.dialect
-	files, err := fs.Glob(migrations, dir+"/*.sql")
+	files, err := migrationFiles(db.dialect)
 	if err != nil {
 		return err
 	}
-	sort.Strings(files)
-	for _, f := range files {
-		var v int
-		if _, err := fmt.Sscanf(f[len(dir)+1:], "%04d_", &v); err != nil {
-			return fmt.Errorf("migration %s: name must start with a 4-digit version", f)
+	for _, m := range files {
+		if upTo != 0 && m.version > upTo {
+			break
 		}
 		var done int
-		if err := db.w.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = ?`, v).Scan(&done); err != nil {
+		if err := h.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = ?`, m.version).Scan(&done); err != nil {
 			return err
 		}
 		if done > 0 {
 			continue
 		}
-		body, _ := migrations.ReadFile(f)
-		tx, err := db.w.BeginTx(ctx, nil)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("migration %s: %w", f, err)
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`, v, ms(db.now())); err != nil {
-			tx.Rollback()
-			return err
-		}
-		if err := tx.Commit(); err != nil {
-			return err
+		body, _ := migrations.ReadFile(m.file)
+		if err := runMigration(ctx, h, m.version, string(body), db.now()); err != nil {
+			return fmt.Errorf("migration %s: %w", m.file, err)
 		}
 	}
 	return nil
+}
+
+type migration struct {
+	version int
+	file    string
+}
+
+// migrationFiles lists a dialect's migrations in order.
+func migrationFiles(dialect string) ([]migration, error) {
+	dir := "migrations/" + dialect
+	files, err := fs.Glob(migrations, dir+"/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	var out []migration
+	for _, f := range files {
+		var v int
+		if _, err := fmt.Sscanf(f[len(dir)+1:], "%04d_", &v); err != nil {
+			return nil, fmt.Errorf("migration %s: name must start with a 4-digit version", f)
+		}
+		out = append(out, migration{v, f})
+	}
+	return out, nil
+}
+
+// SchemaVersion is the newest migration this program knows for dialect ("sqlite" or "postgres").
+func SchemaVersion(dialect string) int {
+	files, _ := migrationFiles(dialect)
+	if len(files) == 0 {
+		return 0
+	}
+	return files[len(files)-1].version
+}
+
+// runMigration runs one migration and records its version, in one transaction.
+func runMigration(ctx context.Context, h handle, version int, body string, now time.Time) error {
+	beginner, ok := h.q.(interface {
+		BeginTx(context.Context, *sql.TxOptions) (*sql.Tx, error)
+	})
+	if !ok {
+		return fmt.Errorf("no transactions on this handle")
+	}
+	tx, err := beginner.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, body); err != nil { // as written: no placeholders to rebind
+		return err
+	}
+	if _, err := (handle{tx, h.d}).ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`, version, ms(now)); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 func ms(t time.Time) int64 { return t.UnixMilli() }

@@ -2,14 +2,9 @@ package sqlstore
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
 	"fmt"
 	"io/fs"
-	"net/url"
-	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -40,52 +35,9 @@ func TestMigrateTwice(t *testing.T) {
 	}
 }
 
-// postgresURL is TEST_DATABASE_URL, a postgres:// URL of a server where the tests may create schemas. Without
-// it the PostgreSQL tests skip, except under CI, where they fail: a green CI must not hide them.
-func postgresURL(t testing.TB) string {
-	t.Helper()
-	u := os.Getenv("TEST_DATABASE_URL")
-	if u == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("TEST_DATABASE_URL is not set: CI must run the PostgreSQL tests (.ci/run starts a server)")
-		}
-		t.Skip("TEST_DATABASE_URL is not set: the PostgreSQL tests need a server")
-	}
-	if !isPostgres(u) {
-		t.Fatalf("TEST_DATABASE_URL %q is not a postgres:// URL", u)
-	}
-	return u
-}
+func postgresURL(t testing.TB) string { return storetest.PostgresURL(t) }
 
-// freshPostgres makes an empty schema of its own on the server of TEST_DATABASE_URL, dropped when t ends, and
-// returns the URL that works in it (search_path), so that parallel packages and subtests never meet.
-func freshPostgres(t testing.TB) string {
-	t.Helper()
-	base := postgresURL(t)
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	schema := "test_" + strings.ToLower(rand.Text()[:16])
-	if _, err := admin.ExecContext(context.Background(), `CREATE SCHEMA `+schema); err != nil {
-		admin.Close()
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		if _, err := admin.ExecContext(context.Background(), `DROP SCHEMA `+schema+` CASCADE`); err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-		admin.Close()
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
+func freshPostgres(t testing.TB) string { return storetest.FreshPostgres(t) }
 
 func postgresStore(t *testing.T) *DB {
 	t.Helper()

@@ -4,6 +4,7 @@ package storetest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -18,6 +19,8 @@ func Run(t *testing.T, open func(t *testing.T) club.Store) {
 	t.Run("players", func(t *testing.T) { players(t, open(t)) })
 	t.Run("game log", func(t *testing.T) { gameLog(t, open(t)) })
 	t.Run("concurrent appends", func(t *testing.T) { concurrentAppends(t, open(t)) })
+	t.Run("appends to many games at once", func(t *testing.T) { appendsToManyGames(t, open(t)) })
+	t.Run("idempotency keys", func(t *testing.T) { idempotencyKeys(t, open(t)) })
 	for _, x := range extra {
 		t.Run(x.name, func(t *testing.T) { x.f(t, open(t)) })
 	}
@@ -149,9 +152,9 @@ func gameLog(t *testing.T, s club.Store) {
 	if len(got.Seats) != 10 || got.Seats[6].Role != "don" || got.Version != 0 || got.Status != club.GameLive || got.HostName != "h" {
 		t.Fatalf("got %+v", got)
 	}
-	must(t, s.Append(ctx, g.ID, 0, []club.StoredEvent{ev(1, `{"type": "day"}`, h.ID)}))
-	wantCode(t, s.Append(ctx, g.ID, 0, []club.StoredEvent{ev(2, `{"type": "speech", "seat": 1}`, h.ID)}), club.Conflict)
-	must(t, s.Append(ctx, g.ID, 1, []club.StoredEvent{ev(2, `{"type": "speech", "seat": 1}`, h.ID), ev(3, `{"type": "speech", "seat": 2}`, h.ID)}))
+	must(t, s.Append(ctx, g.ID, 0, "", []club.StoredEvent{ev(1, `{"type": "day"}`, h.ID)}))
+	wantCode(t, s.Append(ctx, g.ID, 0, "", []club.StoredEvent{ev(2, `{"type": "speech", "seat": 1}`, h.ID)}), club.Conflict)
+	must(t, s.Append(ctx, g.ID, 1, "", []club.StoredEvent{ev(2, `{"type": "speech", "seat": 1}`, h.ID), ev(3, `{"type": "speech", "seat": 2}`, h.ID)}))
 	log, err := s.Events(ctx, g.ID)
 	must(t, err)
 	if len(log) != 3 || string(log[2].JSON) != `{"type": "speech", "seat": 2}` {
@@ -167,9 +170,9 @@ func gameLog(t *testing.T, s club.Store) {
 		t.Errorf("after undo: version %d events %d, want 3 and 2", got.Version, got.Events)
 	}
 	// an undo followed by an append does not let a device that saw version 2 write again (no ABA)
-	wantCode(t, s.Append(ctx, g.ID, 2, []club.StoredEvent{ev(3, `{"type": "speech", "seat": 3}`, h.ID)}), club.Conflict)
+	wantCode(t, s.Append(ctx, g.ID, 2, "", []club.StoredEvent{ev(3, `{"type": "speech", "seat": 3}`, h.ID)}), club.Conflict)
 	must(t, s.SetStatus(ctx, g.ID, 3, club.GameSaved, false, "red", nil, club.AuditEntry{At: time.Now(), By: h.ID, Action: "save_normal"}))
-	wantCode(t, s.Append(ctx, g.ID, 4, []club.StoredEvent{ev(3, `{"type": "speech", "seat": 3}`, h.ID)}), club.Closed)
+	wantCode(t, s.Append(ctx, g.ID, 4, "", []club.StoredEvent{ev(3, `{"type": "speech", "seat": 3}`, h.ID)}), club.Closed)
 	got, _ = s.Game(ctx, g.ID)
 	if got.Status != club.GameSaved || got.Rated || got.Winner != "red" || got.SavedAt.IsZero() {
 		t.Errorf("after save: %+v", got)
@@ -203,7 +206,7 @@ func concurrentAppends(t *testing.T, s club.Store) {
 			wg.Add(1)
 			go func(d int) {
 				defer wg.Done()
-				err := s.Append(ctx, g.ID, round, []club.StoredEvent{ev(int(round)+1, fmt.Sprintf(`{"type": "foul", "seat": %d}`, d+1), h.ID)})
+				err := s.Append(ctx, g.ID, round, "", []club.StoredEvent{ev(int(round)+1, fmt.Sprintf(`{"type": "foul", "seat": %d}`, d+1), h.ID)})
 				mu.Lock()
 				defer mu.Unlock()
 				switch club.ErrorCode(err) {
@@ -224,6 +227,83 @@ func concurrentAppends(t *testing.T, s club.Store) {
 	log, _ := s.Events(ctx, g.ID)
 	if len(log) != 5 {
 		t.Errorf("%d events, want 5", len(log))
+	}
+}
+
+// idempotencyKeys: an action's key is recorded with it; the same key again (a retry whose answer was lost) is
+// ErrRecorded and writes nothing, at the old version or the new; a key is a game's own.
+func idempotencyKeys(t *testing.T, s club.Store) {
+	ctx := context.Background()
+	h := NewHost(t, s, "h")
+	g := &club.Game{Rules: "fiim-2025-club", Seats: tenSeats(), HostID: h.ID}
+	must(t, s.CreateGame(ctx, g))
+	other := &club.Game{Rules: "fiim-2025-club", Seats: tenSeats(), HostID: h.ID}
+	must(t, s.CreateGame(ctx, other))
+	must(t, s.Append(ctx, g.ID, 0, "key-aaaaaaaa", []club.StoredEvent{ev(1, `{"type": "foul", "seat": 1}`, h.ID)}))
+	if err := s.Append(ctx, g.ID, 0, "key-aaaaaaaa", []club.StoredEvent{ev(1, `{"type": "foul", "seat": 1}`, h.ID)}); !errors.Is(err, club.ErrRecorded) {
+		t.Errorf("the same key at the same version: %v, want ErrRecorded", err)
+	}
+	if err := s.Append(ctx, g.ID, 1, "key-aaaaaaaa", []club.StoredEvent{ev(2, `{"type": "foul", "seat": 1}`, h.ID)}); !errors.Is(err, club.ErrRecorded) {
+		t.Errorf("the same key at the new version: %v, want ErrRecorded", err)
+	}
+	if ok, err := s.ActionRecorded(ctx, g.ID, "key-aaaaaaaa"); !ok || err != nil {
+		t.Errorf("ActionRecorded: %v %v", ok, err)
+	}
+	if ok, _ := s.ActionRecorded(ctx, other.ID, "key-aaaaaaaa"); ok {
+		t.Error("a key is recorded for another game")
+	}
+	must(t, s.Append(ctx, other.ID, 0, "key-aaaaaaaa", []club.StoredEvent{ev(1, `{"type": "foul", "seat": 1}`, h.ID)}))
+	wantCode(t, s.Append(ctx, g.ID, 0, "key-bbbbbbbb", []club.StoredEvent{ev(2, `{"type": "foul", "seat": 2}`, h.ID)}), club.Conflict)
+	if ok, _ := s.ActionRecorded(ctx, g.ID, "key-bbbbbbbb"); ok {
+		t.Error("a refused append left its key")
+	}
+	log, _ := s.Events(ctx, g.ID)
+	if len(log) != 1 {
+		t.Errorf("%d events, want 1", len(log))
+	}
+}
+
+// appendsToManyGames: hosts of 20 games append at once, each on his own game (the store may commit them together); every
+// append is in its game's log once, in order, and a stale one among them is refused alone.
+func appendsToManyGames(t *testing.T, s club.Store) {
+	ctx := context.Background()
+	h := NewHost(t, s, "h")
+	var wg sync.WaitGroup
+	ids := make([]int64, 20)
+	for i := range ids {
+		g := &club.Game{Rules: "fiim-2025-club", Seats: tenSeats(), HostID: h.ID}
+		must(t, s.CreateGame(ctx, g))
+		ids[i] = g.ID
+	}
+	for i, id := range ids {
+		wg.Add(1)
+		go func(i int, id int64) {
+			defer wg.Done()
+			for v := int64(0); v < 10; v++ {
+				if err := s.Append(ctx, id, v, "", []club.StoredEvent{ev(int(v)+1, fmt.Sprintf(`{"type": "foul", "seat": %d}`, v%10+1), h.ID)}); err != nil {
+					t.Errorf("game %d, version %d: %v", id, v, err)
+					return
+				}
+				if v == 5 { // a stale device among the others
+					wantCode(t, s.Append(ctx, id, v, "", []club.StoredEvent{ev(int(v)+1, `{"type": "foul", "seat": 1}`, h.ID)}), club.Conflict)
+				}
+			}
+		}(i, id)
+	}
+	wg.Wait()
+	for _, id := range ids {
+		log, err := s.Events(ctx, id)
+		must(t, err)
+		g, err := s.Game(ctx, id)
+		must(t, err)
+		if len(log) != 10 || g.Version != 10 {
+			t.Errorf("game %d: %d events, version %d; want 10 and 10", id, len(log), g.Version)
+		}
+		for i, e := range log {
+			if e.Seq != i+1 {
+				t.Errorf("game %d: event %d has seq %d", id, i, e.Seq)
+			}
+		}
 	}
 }
 

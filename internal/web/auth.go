@@ -48,8 +48,10 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 			msg = p.T("login.wrong")
 		case club.TooMany:
 			msg = p.T("login.throttled")
+			s.metrics.throttled.WithLabelValues("too_many").Inc()
 		case club.Busy:
 			w.Header().Set("Retry-After", "5")
+			s.metrics.throttled.WithLabelValues("busy").Inc()
 		default:
 			s.fail(w, r, err)
 			return

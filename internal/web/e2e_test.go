@@ -368,6 +368,7 @@ func (s *e2eSite) checkLog(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(s.log.String()), "\n") {
 		switch {
 		case line == "":
+		case strings.Contains(line, "level=INFO msg=request "): // the log line of every request
 		case strings.Contains(line, "msg=render") && (strings.Contains(line, "broken pipe") || strings.Contains(line, "connection reset")):
 			cut++
 		case strings.Contains(line, `msg="request failed"`) && dbGone < gone5xx:

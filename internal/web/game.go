@@ -127,7 +127,7 @@ func (s *Server) gameAct(w http.ResponseWriter, r *http.Request) {
 		s.renderGame(w, r, http.StatusBadRequest, st, s.errorText(s.page(r).Lang, err))
 		return
 	}
-	s.afterChange(w, r, st, version)(s.svc.Games.ActOn(r.Context(), u, st, version, events))
+	s.afterChange(w, r, st, version)(s.svc.Games.ActOnce(r.Context(), u, st, version, r.PostFormValue("key"), events))
 }
 
 // sanctionHint tells the host, after a refused second hand in one round, what the rule set gives for voting
@@ -234,11 +234,15 @@ func (s *Server) gameLive(w http.ResponseWriter, r *http.Request) {
 	}
 	ch, stop := s.Live.Subscribe(id)
 	defer stop()
+	s.metrics.streams.Inc()
+	defer s.metrics.streams.Dec()
 	tick := time.NewTicker(25 * time.Second)
 	defer tick.Stop()
 	for {
 		select {
 		case <-r.Context().Done():
+			return
+		case <-s.streams: // the server shuts down
 			return
 		case v := <-ch:
 			fmt.Fprintf(w, "event: version\ndata: %d\n\n", v)

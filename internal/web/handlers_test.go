@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -45,10 +46,19 @@ func newHarness(t *testing.T) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	site.Cookies = web.CookieSecureNever // Go's cookie jar sends Secure cookies only over HTTPS
+	site.Cookies = web.CookieSecureNever                      // Go's cookie jar sends Secure cookies only over HTTPS
+	site.Log = slog.New(slog.NewTextHandler(testLog{t}, nil)) // shown with a failing test's output
 	srv := httptest.NewServer(site.Handler())
 	t.Cleanup(srv.Close)
 	return &harness{t: t, srv: srv, site: site, store: db}
+}
+
+// testLog writes the site's log into the test's.
+type testLog struct{ t *testing.T }
+
+func (l testLog) Write(p []byte) (int, error) {
+	l.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
 }
 
 // user adds an account with a role and returns a logged-in client for it.

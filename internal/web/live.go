@@ -309,15 +309,6 @@ func (s *Server) setDefaultBroadcast(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/live", http.StatusSeeOther)
 }
 
-// Shutdown ends every live stream, so that the server's Shutdown does not wait for them.
-func (s *Server) Shutdown() {
-	select {
-	case <-s.done:
-	default:
-		close(s.done)
-	}
-}
-
 // renderBare renders a page without the site's menu (the screen, the overlay).
 func (s *Server) renderBare(w http.ResponseWriter, name string, data any) {
 	t, ok := s.pages[name]

@@ -66,7 +66,7 @@ func newLiveHarness(t *testing.T) (*harness, *liveClock) {
 // newServer serves the site; at the end its streams are ended first (a server does not close with one open).
 func newServer(t *testing.T, site *web.Server) *httptest.Server {
 	srv := httptest.NewServer(site.Handler())
-	t.Cleanup(func() { site.Shutdown(); srv.CloseClientConnections(); srv.Close() })
+	t.Cleanup(func() { site.CloseStreams(); srv.CloseClientConnections(); srv.Close() })
 	return srv
 }
 

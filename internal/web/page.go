@@ -61,6 +61,10 @@ var funcs = template.FuncMap{
 	},
 	"points": formatPoints,
 	"add":    func(a, b int) int { return a + b },
+	"kb":     func(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/(1<<20)) },
+	// newKey is a fresh idempotency key for an action's form: a browser that sends the form again (its answer
+	// lost) sends the same key, and the action is recorded once.
+	"newKey": newRequestID,
 	"dict": func(kv ...any) map[string]any {
 		m := map[string]any{}
 		for i := 0; i+1 < len(kv); i += 2 {

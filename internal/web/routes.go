@@ -15,6 +15,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	static, _ := fs.Sub(staticFS, "static")
 	mux.Handle("GET /static/", http.StripPrefix("/static/", cacheStatic(http.FileServerFS(static))))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
+	mux.Handle("GET /metrics", s.metricsHandler()) // this machine or the configured token only
 
 	mux.HandleFunc("GET /{$}", s.home)
 	mux.HandleFunc("GET /login", s.loginForm)
@@ -67,6 +68,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /admin/members/{id}", s.require(club.RoleAdmin, s.changeMember))
 	mux.HandleFunc("POST /admin/link-guest", s.require(club.RoleAdmin, s.linkGuest))
 	mux.HandleFunc("GET /admin/import", s.require(club.RoleAdmin, s.importForm))
+	mux.HandleFunc("GET /admin/backups", s.require(club.RoleAdmin, s.backupsPage))
+	mux.HandleFunc("POST /admin/backups", s.require(club.RoleAdmin, s.startBackup))
 
 	// tournaments: public pages; the organiser (admin), the chief judge and the table judges act
 	mux.HandleFunc("GET /tournaments", s.tournamentsPage)

@@ -47,10 +47,15 @@ type Server struct {
 	Live *live.Hub
 	// Stream is how spectators' streams are served: heartbeats, the bound on one write, the end at shutdown.
 	Stream live.Stream
+	// MetricsToken, when set, opens /metrics to requests that carry it (see metricsAllowed).
+	MetricsToken string
+	// BackupDir is where an admin's backups from the site are written ("" : the site offers none).
+	BackupDir string
 
-	pages map[string]*template.Template
-	feeds *feeds
-	done  chan struct{}
+	pages   map[string]*template.Template
+	metrics *metrics
+	feeds   *feeds
+	streams chan struct{} // closed when the server shuts down: live streams end
 }
 
 const sessionCookie = "mafiaclub_session"
@@ -62,9 +67,10 @@ func New(svc *club.Services) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{svc: svc, Catalog: cat, Cookies: CookieSecureAuto, Log: slog.Default(), Live: live.NewHub(), done: make(chan struct{})}
-	s.Stream = live.Stream{Heartbeat: 15 * time.Second, WriteTimeout: 10 * time.Second, Done: s.done}
+	s := &Server{svc: svc, Catalog: cat, Cookies: CookieSecureAuto, Log: slog.Default(), Live: live.NewHub(), streams: make(chan struct{})}
+	s.Stream = live.Stream{Heartbeat: 15 * time.Second, WriteTimeout: 10 * time.Second, Done: s.streams}
 	s.feeds = newFeeds(s)
+	s.metrics = newMetrics(liveGamesGauge(s))
 	if err := s.parseTemplates(); err != nil {
 		return nil, err
 	}
@@ -99,8 +105,18 @@ func (s *Server) parseTemplates() error {
 	return nil
 }
 
-// Handler returns the site with its middleware: recovery, security headers, cross-origin protection for every
-// state-changing request, and the session.
+// CloseStreams ends every live stream (server-sent events) at once: a server that shuts down calls it, since an
+// open stream never finishes by itself. Requests still in flight are not touched.
+func (s *Server) CloseStreams() {
+	select {
+	case <-s.streams:
+	default:
+		close(s.streams)
+	}
+}
+
+// Handler returns the site with its middleware: the request's log line and metrics, recovery, security headers,
+// cross-origin protection for every state-changing request, and the session.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	s.routes(mux)
@@ -108,7 +124,7 @@ func (s *Server) Handler() http.Handler {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, club.Errorf(club.Forbidden, "this form was sent from another site, so it was refused; open the page here and send it again"))
 	}))
-	return s.recoverer(securityHeaders(limitBodies(cop.Handler(s.session(mux)))))
+	return s.observe(s.recoverer(securityHeaders(limitBodies(cop.Handler(s.session(s.routed(mux)))))))
 }
 
 // limitBodies bounds every request body, so that nobody can make the server read or spool an endless upload:
@@ -269,6 +285,7 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	if code == club.Internal {
 		s.Log.Error("request failed", "path", r.URL.Path, "err", err) // the error says its cause (club.Error)
+		s.metrics.internal.Inc()
 	}
 	if code == club.Busy || code == club.TooMany {
 		w.Header().Set("Retry-After", "5")
