@@ -19,6 +19,7 @@ import (
 
 	"mafiaclub/internal/club"
 	"mafiaclub/internal/notify"
+	"mafiaclub/internal/live"
 	"mafiaclub/internal/sqlstore"
 	"mafiaclub/internal/web"
 )
@@ -150,6 +151,14 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer stopNotices()
+	if isPostgresURL(c.db) {
+		// several servers may serve one PostgreSQL database: each change reaches the others' pages (spectators,
+		// the host's other devices) through LISTEN/NOTIFY
+		if _, err := live.StartPG(ctx, c.db, site.Live, log); err != nil {
+			fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
+			return 1
+		}
+	}
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)

@@ -272,4 +272,17 @@ type Store interface {
 
 	TournamentStore
 	NoticeStore
+	LiveStore
+}
+
+// LiveStore keeps what the live pages need: each game's broadcast delay and the club's settings (its default).
+type LiveStore interface {
+	// GameBroadcast returns a game's own broadcast delay in minutes (0: none for it); set is false when the game
+	// follows the club's default.
+	GameBroadcast(ctx context.Context, gameID int64) (minutes int, set bool, err error)
+	// SetGameBroadcast sets a game's own delay, or with set false makes it follow the club's default again.
+	SetGameBroadcast(ctx context.Context, gameID int64, minutes int, set bool) error
+	// Setting returns a club setting by name; ok is false when it was never set. SetSetting sets one.
+	Setting(ctx context.Context, name string) (value string, ok bool, err error)
+	SetSetting(ctx context.Context, name, value string) error
 }

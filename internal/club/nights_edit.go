@@ -92,7 +92,7 @@ func (n *Nights) StrikeRule(ctx context.Context, admin *User) (StrikeRule, error
 	}
 	rule := DefaultStrikeRule
 	for name, dst := range map[string]*int{settingStrikes: &rule.Strikes, settingWeeks: &rule.Weeks} {
-		v, err := n.store.Setting(ctx, name)
+		v, _, err := n.store.Setting(ctx, name)
 		if err != nil {
 			return rule, err
 		}

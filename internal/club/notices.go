@@ -97,9 +97,6 @@ type NoticeStore interface {
 	MailFailed(ctx context.Context, id int64, reason string, next time.Time) error
 	// StrikeReport counts each member's strikes in [from, to) and in [recentFrom, to), members with none left out.
 	StrikeReport(ctx context.Context, from, to, recentFrom time.Time) ([]StrikeCount, error)
-	// Setting reads a club setting ("" when unset); SetSetting writes it.
-	Setting(ctx context.Context, name string) (string, error)
-	SetSetting(ctx context.Context, name, value string) error
 }
 
 // Notices is a member's inbox and e-mail settings, and the server's side of the notices: the outbox the e-mail

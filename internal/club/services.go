@@ -17,6 +17,7 @@ type Services struct {
 	Games       *Games       // live games: the host's actions
 	Records     *Records     // saved games: the history, the public record, the rating, players' pages
 	Tournaments *Tournaments // tournaments, their seating, standings and protests
+	Live        *Live        // games as spectators see them: the public view and the delayed broadcast
 	Backups     *Backups     // copies of the database (SQLite), made from the site by an admin
 	Notices     *Notices     // members' inboxes and e-mail settings; the outbox and the reminders
 }
@@ -32,6 +33,7 @@ func NewServices(store Store, clock *Clock) *Services {
 	s.Games.tours = s.Tournaments
 	s.Records = &Records{store: store, games: s.Games}
 	s.Notices = &Notices{store: store, clock: clock}
+	s.Live = &Live{store: store, games: s.Games, clock: clock}
 	return s
 }
 

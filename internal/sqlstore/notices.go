@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"sort"
 	"strconv"
 	"time"
@@ -342,20 +341,4 @@ func (db *DB) StrikeReport(ctx context.Context, from, to, recentFrom time.Time) 
 		return club.NickKey(a.Nick) < club.NickKey(b.Nick)
 	})
 	return out, translate(rows.Err(), "strike")
-}
-
-// Setting reads a club setting, "" when unset.
-func (db *DB) Setting(ctx context.Context, name string) (string, error) {
-	var v string
-	err := db.r.QueryRowContext(ctx, `SELECT value FROM club_settings WHERE name = ?`, name).Scan(&v)
-	if err == sql.ErrNoRows {
-		return "", nil
-	}
-	return v, translate(err, "setting")
-}
-
-// SetSetting writes a club setting.
-func (db *DB) SetSetting(ctx context.Context, name, value string) error {
-	_, err := db.w.ExecContext(ctx, `INSERT INTO club_settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value`, name, value)
-	return translate(err, "setting")
 }

@@ -211,12 +211,12 @@ func strikeReport(t *testing.T, s club.Store) {
 		rep[1].UserID != b || rep[1].Late != 1 || rep[1].Status != club.StatusLowPriority {
 		t.Errorf("report %+v", rep)
 	}
-	if v, err := s.Setting(ctx, "x"); err != nil || v != "" {
-		t.Errorf("an unset setting: %q %v", v, err)
+	if v, ok, err := s.Setting(ctx, "x"); err != nil || ok || v != "" {
+		t.Errorf("an unset setting: %q %v %v", v, ok, err)
 	}
 	must(t, s.SetSetting(ctx, "x", "1"))
 	must(t, s.SetSetting(ctx, "x", "2"))
-	if v, _ := s.Setting(ctx, "x"); v != "2" {
+	if v, ok, _ := s.Setting(ctx, "x"); v != "2" || !ok {
 		t.Errorf("setting %q", v)
 	}
 }

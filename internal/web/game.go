@@ -225,6 +225,7 @@ func (s *Server) gameLive(w http.ResponseWriter, r *http.Request) {
 	id := st.Game.ID
 	rc := http.NewResponseController(w)
 	_ = rc.SetWriteDeadline(time.Time{})
+	_ = rc.SetReadDeadline(time.Time{}) // the server's read timeout would cancel the stream's request
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)

@@ -171,6 +171,7 @@ func (s *Server) createGame(w http.ResponseWriter, r *http.Request) {
 	g, err := s.svc.Games.Start(r.Context(), currentUser(r), ng)
 	switch {
 	case err == nil:
+		s.Live.Publish(g.ID, g.Version) // the live pages list it
 		http.Redirect(w, r, "/games/"+strconv.FormatInt(g.ID, 10), http.StatusSeeOther)
 	case errors.Is(err, club.ErrRoles):
 		key := "new.err.setup"

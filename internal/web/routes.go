@@ -91,6 +91,16 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /me/email", s.require(club.RoleMember, s.setEmail))
 	mux.HandleFunc("GET /admin/strikes", s.require(club.RoleAdmin, s.strikesPage))
 	mux.HandleFunc("POST /admin/strikes/rule", s.require(club.RoleAdmin, s.setStrikeRule))
+	// live games: public (the public view, or the club's delayed broadcast); one stream per page
+	mux.HandleFunc("GET /live", s.liveList)
+	mux.HandleFunc("GET /live/events", s.liveEvents)
+	mux.HandleFunc("GET /live/{id}", s.livePage)
+	mux.HandleFunc("GET /live/{id}/screen", s.liveScreen)
+	mux.HandleFunc("GET /live/{id}/overlay", s.liveOverlay)
+	mux.HandleFunc("GET /live/{id}/events", s.liveEvents)
+	mux.HandleFunc("GET /api/live/{id}", s.apiLive)
+	mux.HandleFunc("POST /live/{id}/broadcast", s.require(club.RoleHost, s.setBroadcast))
+	mux.HandleFunc("POST /live/settings", s.require(club.RoleAdmin, s.setDefaultBroadcast))
 
 	// anything else: the site's own page, in the reader's language
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { s.fail(w, r, club.Errorf(club.NotFound, "no such page")) })

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"mafiaclub/internal/club"
+	"mafiaclub/internal/live"
 )
 
 //go:embed templates/*.html
@@ -41,7 +42,11 @@ type Server struct {
 	Catalog Catalog
 	Cookies CookieSecurity
 	Log     *slog.Logger
-	Live    *Hub
+	// Live tells open pages that a game changed: the host's other devices and the spectators' streams, on this
+	// server and (with its transport) on the club's other servers.
+	Live *live.Hub
+	// Stream is how spectators' streams are served: heartbeats, the bound on one write, the end at shutdown.
+	Stream live.Stream
 	// MetricsToken, when set, opens /metrics to requests that carry it (see metricsAllowed).
 	MetricsToken string
 	// BackupDir is where an admin's backups from the site are written ("" : the site offers none).
@@ -49,6 +54,7 @@ type Server struct {
 
 	pages   map[string]*template.Template
 	metrics *metrics
+	feeds   *feeds
 	streams chan struct{} // closed when the server shuts down: live streams end
 }
 
@@ -61,7 +67,9 @@ func New(svc *club.Services) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{svc: svc, Catalog: cat, Cookies: CookieSecureAuto, Log: slog.Default(), Live: NewHub(), streams: make(chan struct{})}
+	s := &Server{svc: svc, Catalog: cat, Cookies: CookieSecureAuto, Log: slog.Default(), Live: live.NewHub(), streams: make(chan struct{})}
+	s.Stream = live.Stream{Heartbeat: 15 * time.Second, WriteTimeout: 10 * time.Second, Done: s.streams}
+	s.feeds = newFeeds(s)
 	s.metrics = newMetrics(liveGamesGauge(s))
 	if err := s.parseTemplates(); err != nil {
 		return nil, err

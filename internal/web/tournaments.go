@@ -378,6 +378,7 @@ func (s *Server) tournamentAction(w http.ResponseWriter, r *http.Request) {
 		var g *club.Game
 		g, err = tours.StartGame(ctx, u, id, f.Stage, f.Round, f.Table, nil)
 		if err == nil {
+			s.Live.Publish(g.ID, g.Version) // the live pages list it
 			http.Redirect(w, r, fmt.Sprintf("/games/%d", g.ID), http.StatusSeeOther)
 			return
 		}

@@ -29,7 +29,4 @@ CREATE TABLE outbox (
 );
 CREATE INDEX outbox_due ON outbox (sent_at, next_at);
 
-CREATE TABLE club_settings (
-  name TEXT PRIMARY KEY,
-  value TEXT NOT NULL
-);
+-- the club's settings (the strikes rule) live in club_settings (0020_broadcast.sql)

@@ -1,0 +1,261 @@
+// Command liveload measures the live pages' fan-out: it opens many spectators' SSE streams of one game on one or
+// more running mafiaclub servers, plays a host's actions on the first, and reports the time from the start of each
+// action's POST to each spectator's frame (p50, p99, max), and the servers' memory per spectator. It is a tool, not
+// a test: run it by hand (docs/live.md has the commands and the figures).
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+func main() {
+	servers := flag.String("servers", "http://127.0.0.1:8080", "the servers' addresses, comma-separated: spectators are spread over them, the host acts on the first")
+	n := flag.Int("n", 5000, "spectators")
+	wave := flag.Int("wave", 250, "spectators connected at a time")
+	pids := flag.String("pids", "", "the servers' process ids, comma-separated, to read their memory (VmRSS)")
+	login := flag.String("login", "host", "the host's login")
+	password := flag.String("password", "demo-host", "the host's password")
+	flag.Parse()
+	bases := strings.Split(*servers, ",")
+	if err := run(bases, *n, *wave, splitPIDs(*pids), *login, *password); err != nil {
+		fmt.Fprintln(os.Stderr, "liveload:", err)
+		os.Exit(1)
+	}
+}
+
+func splitPIDs(s string) []int {
+	var out []int
+	for _, p := range strings.Split(s, ",") {
+		if v, err := strconv.Atoi(strings.TrimSpace(p)); err == nil {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// rss returns a process's resident memory in bytes (Linux).
+func rss(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb * 1024
+		}
+	}
+	return 0
+}
+
+func totalRSS(pids []int) int64 {
+	var t int64
+	for _, p := range pids {
+		t += rss(p)
+	}
+	return t
+}
+
+type host struct {
+	base string
+	hc   *http.Client
+}
+
+func (h *host) post(path string, form url.Values) (int, string, error) {
+	resp, err := h.hc.PostForm(h.base+path, form)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	io.Copy(io.Discard, resp.Body)
+	return resp.StatusCode, resp.Header.Get("Location"), nil
+}
+
+// key returns the current view's key of game id (from the JSON API).
+func (h *host) key(id int64) (string, int64, error) {
+	resp, err := h.hc.Get(fmt.Sprintf("%s/api/live/%d", h.base, id))
+	if err != nil {
+		return "", 0, err
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	s := string(body)
+	i := strings.Index(s, `"key": "`)
+	if i < 0 {
+		return "", 0, fmt.Errorf("api: %s", s)
+	}
+	s = s[i+8:]
+	return s[:strings.IndexByte(s, '"')], 0, nil
+}
+
+// spectator is one stream's frames as they came: their ids and arrival times.
+type spectator struct {
+	mu     sync.Mutex
+	ids    []string
+	at     []time.Time
+	closed atomic.Bool
+}
+
+func (s *spectator) arrival(id string) (time.Time, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := len(s.ids) - 1; i >= 0; i-- {
+		if s.ids[i] == id {
+			return s.at[i], true
+		}
+	}
+	return time.Time{}, false
+}
+
+func run(bases []string, n, wave int, pids []int, login, password string) error {
+	jar, _ := cookiejar.New(nil)
+	h := &host{base: bases[0], hc: &http.Client{Jar: jar, Timeout: 30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+	if code, _, err := h.post("/login", url.Values{"login": {login}, "password": {password}}); err != nil || code != http.StatusSeeOther {
+		return fmt.Errorf("login: %d %v", code, err)
+	}
+	f := url.Values{"form": {"1"}, "rules": {"fiim-2025-club"}, "n": {"10"}, "deal": {"random"}}
+	for i := 1; i <= 10; i++ {
+		f.Set("name"+strconv.Itoa(i), fmt.Sprintf("Spectated %d", i))
+	}
+	code, loc, err := h.post("/games", f)
+	if err != nil || code != http.StatusSeeOther {
+		return fmt.Errorf("new game: %d %v", code, err)
+	}
+	id, _ := strconv.ParseInt(strings.TrimPrefix(loc, "/games/"), 10, 64)
+	version := int64(0)
+	act := func(fields ...string) error {
+		form := url.Values{"version": {strconv.FormatInt(version, 10)}}
+		for i := 0; i+1 < len(fields); i += 2 {
+			form.Set(fields[i], fields[i+1])
+		}
+		code, _, err := h.post(fmt.Sprintf("/games/%d/act", id), form)
+		if err != nil || code != http.StatusSeeOther {
+			return fmt.Errorf("%v: %d %v", fields, code, err)
+		}
+		version++
+		return nil
+	}
+	if err := act("type", "day"); err != nil {
+		return err
+	}
+
+	before := totalRSS(pids)
+	tr := &http.Transport{MaxIdleConnsPerHost: -1, DisableCompression: true}
+	client := &http.Client{Transport: tr}
+	specs := make([]*spectator, n)
+	var connected, failed atomic.Int64
+	began := time.Now()
+	for start := 0; start < n; start += wave {
+		var wg sync.WaitGroup
+		for i := start; i < min(start+wave, n); i++ {
+			sp := &spectator{}
+			specs[i] = sp
+			wg.Add(1)
+			go func(i int) {
+				base := bases[i%len(bases)]
+				resp, err := client.Get(fmt.Sprintf("%s/live/%d/events?kind=page&lang=en", base, id))
+				if err != nil || resp.StatusCode != http.StatusOK {
+					failed.Add(1)
+					wg.Done()
+					return
+				}
+				connected.Add(1)
+				wg.Done()
+				defer resp.Body.Close()
+				sc := bufio.NewScanner(resp.Body)
+				sc.Buffer(make([]byte, 64<<10), 1<<20)
+				for sc.Scan() {
+					if v, ok := strings.CutPrefix(sc.Text(), "id: "); ok {
+						now := time.Now()
+						sp.mu.Lock()
+						sp.ids = append(sp.ids, v)
+						sp.at = append(sp.at, now)
+						sp.mu.Unlock()
+					}
+				}
+				sp.closed.Store(true)
+			}(i)
+		}
+		wg.Wait()
+	}
+	time.Sleep(2 * time.Second) // let the first frames settle before measuring memory
+	after := totalRSS(pids)
+	fmt.Printf("spectators: %d connected, %d failed, in %v over %d server(s)\n", connected.Load(), failed.Load(), time.Since(began).Round(time.Millisecond), len(bases))
+	if len(pids) > 0 {
+		fmt.Printf("servers' memory (RSS): %.1f MiB before, %.1f MiB with the spectators: %.1f KiB per spectator\n",
+			float64(before)/(1<<20), float64(after)/(1<<20), float64(after-before)/1024/float64(max(connected.Load(), 1)))
+	}
+
+	// the host's actions: day 1's speeches and a nomination each, one after another once every spectator has it
+	var actions [][]string
+	for s := 1; s <= 10; s++ {
+		actions = append(actions, []string{"type", "speech", "seat", strconv.Itoa(s)})
+		if s <= 5 {
+			actions = append(actions, []string{"type", "nominate", "by", strconv.Itoa(s), "target", strconv.Itoa(s + 5)})
+		}
+	}
+	var lat []time.Duration
+	missing := 0
+	for _, a := range actions {
+		t0 := time.Now()
+		if err := act(a...); err != nil {
+			return err
+		}
+		acked := time.Since(t0)
+		key, _, err := h.key(id)
+		if err != nil {
+			return err
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		var got []time.Duration
+		for _, sp := range specs {
+			if sp == nil {
+				continue
+			}
+			for {
+				if at, ok := sp.arrival(key); ok {
+					got = append(got, at.Sub(t0))
+					break
+				}
+				if sp.closed.Load() || time.Now().After(deadline) {
+					missing++
+					break
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}
+		slices.Sort(got)
+		fmt.Printf("%-28s answered in %6.1f ms; %d frames: p50 %6.1f ms, p99 %6.1f ms, max %6.1f ms\n", strings.Join(a[1:], " "),
+			ms(acked), len(got), ms(pct(got, 50)), ms(pct(got, 99)), ms(pct(got, 100)))
+		lat = append(lat, got...)
+		time.Sleep(200 * time.Millisecond)
+	}
+	slices.Sort(lat)
+	fmt.Printf("all %d frames (%d actions): p50 %.1f ms, p99 %.1f ms, max %.1f ms; %d missing\n", len(lat), len(actions),
+		ms(pct(lat, 50)), ms(pct(lat, 99)), ms(pct(lat, 100)), missing)
+	return nil
+}
+
+func pct(d []time.Duration, p int) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	i := (len(d)*p + 99) / 100
+	return d[min(max(i-1, 0), len(d)-1)]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
