@@ -473,8 +473,11 @@ func (g *Game) bestMoveRight(victim int) {
 	g.bmSeat = uint8(victim)
 }
 
-// dayOpener returns the seat that opens today's discussion: seat 1 on day 1 (R15); later the next living seat after
-// the previous day's opener (R16, C-01), or after the night victim with opener_follows_night_victim.
+// dayOpener returns the seat due to open today's discussion: seat 1 on day 1 (R15); later the next living seat after
+// the player who actually opened the previous day (R16, C-01: 000 L98, 001 L16 "после того, кто открывал", 002
+// §4.3.1 "после говорившего первым", 004 L21 "за тим, хто починав минулого разу"), or after the night victim with
+// opener_follows_night_victim. If the seat due to open leaves before speaking, the next living player opens, and
+// speech records him as the actual opener.
 func (g *Game) dayOpener() uint8 {
 	if g.num == 1 {
 		return uint8(g.nextAlive(0))
@@ -588,6 +591,12 @@ func (g *Game) speech(s uint8) error {
 	}
 	if int(s) != next {
 		return violate(ErrSpeechOrder, int(s), 0, "seat %d speaks now, not seat %d", next, s)
+	}
+	if g.spoken.Empty() {
+		// R16, C-01: the player who actually opens the day (the seat due to open may have left in the morning,
+		// by a disqualification, a 4th foul or a 3rd warning) is the one the next day counts from. The speaking
+		// order is unchanged: s is the first living seat from the one that was due.
+		g.opener = s
 	}
 	g.spoken = g.spoken.Add(int(s))
 	g.speaker = s
