@@ -158,7 +158,7 @@ func FuzzReplay(f *testing.F) {
 		if len(data) > 4000 {
 			data = data[:4000] // 1000 events: longer than any game; longer inputs only slow the fuzzer down
 		}
-		fuzzGame(t, rs, n%21, data)
+		fuzzGame(t, rs, n%(MaxSeats+1), data)
 	})
 }
 
@@ -180,6 +180,10 @@ func TestRandomGames(t *testing.T) {
 				}
 			}
 		}
-		fuzzGame(t, i, 7+i%14, data)
+		n := 7 + i%14
+		if i%100 == 99 {
+			n = 21 + i/100%(MaxSeats-20) // now and then a home table larger than 20 (001 L57)
+		}
+		fuzzGame(t, i, n, data)
 	}
 }

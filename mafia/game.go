@@ -442,7 +442,7 @@ func (g *Game) shotVictim() int {
 		return 0
 	}
 	target := uint8(0)
-	for v := uint32(blacks); v != 0; v &= v - 1 {
+	for v := uint64(blacks); v != 0; v &= v - 1 {
 		t := g.shotAt[trailing(v)]
 		if target != 0 && t != target {
 			return 0
@@ -1255,4 +1255,4 @@ func (g *Game) teamLoss(s uint8) error {
 	return nil
 }
 
-func first(s Seats) int { return trailing(uint32(s)) }
+func first(s Seats) int { return trailing(uint64(s)) }

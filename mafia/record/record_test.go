@@ -3,6 +3,7 @@ package record
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -163,5 +164,40 @@ func TestEventRoundTrip(t *testing.T) {
 	}
 	if _, err := DecodeEvent([]byte(`{"type": "speech", "seat": 12}`), 10); err == nil {
 		t.Error("a seat off the table was accepted")
+	}
+}
+
+// home-ua and home-doctor have no upper limit in the seeds (001 L57: "шесть и больше"); the engine plays up to
+// mafia.MaxSeats (63), and a record with more seats is refused saying so.
+func TestLargeHomeTables(t *testing.T) {
+	seats := func(n int) string {
+		var b strings.Builder
+		b.WriteString("[")
+		for i := 1; i <= n; i++ {
+			role := "citizen"
+			switch {
+			case i == 1:
+				role = "commissar"
+			case i <= 4:
+				role = "mafia"
+			}
+			if i > 1 {
+				b.WriteString(", ")
+			}
+			b.WriteString(`{"seat": ` + strconv.Itoa(i) + `, "role": "` + role + `", "name": "P` + strconv.Itoa(i) + `"}`)
+		}
+		return b.String() + "]"
+	}
+	last := `[{"type": "day"}, {"type": "speech", "seat": 1}, {"type": "nominate", "by": 1, "target": 63}]`
+	rec, err := Decode([]byte(doc("home-ua", "", seats(63), last)))
+	if err != nil {
+		t.Fatalf("a 63-seat home-ua record: %v", err)
+	}
+	if _, err := rec.Replay(); err != nil {
+		t.Fatalf("a 63-seat game does not replay: %v", err)
+	}
+	_, err = Decode([]byte(doc("home-ua", "", seats(64), "[]")))
+	if err == nil || !strings.Contains(err.Error(), "seats: 64 seats; at most 63") {
+		t.Fatalf("a 64-seat record: got %v", err)
 	}
 }
