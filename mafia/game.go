@@ -732,7 +732,7 @@ func (g *Game) vote(e Event) error {
 	if twice := v & g.voted; twice != 0 {
 		return violate(ErrVotedTwice, first(twice), int(e.Target), "seat %d", first(twice))
 	}
-	if v.Has(int(e.Target)) && g.rules.SelfVoteForbidden {
+	if v.Has(int(e.Target)) && !g.opt.CandidateSelfVote {
 		return violate(ErrSelfVote, int(e.Target), int(e.Target), "seat %d", e.Target) // C-03: never by hand
 	}
 	if g.candIdx == g.nCands-1 && g.opt.DefaultVoteToLast {
@@ -778,6 +778,14 @@ func (g *Game) completeRound() {
 			g.status = VotingHeld
 			return
 		}
+	}
+	if leaders.Len() == 1 && g.num == 1 && g.opt.Day1LiftOnly {
+		// day1_lift_only: the single leader of a day-1 round is put to the lift question (R35's vote, more than
+		// half of the table) instead of leaving by the count (R31).
+		g.scoreRound(0)
+		g.prevTie = leaders
+		g.liftDue = true
+		return
 	}
 	if leaders.Len() == 1 {
 		g.scoreRound(first(leaders))
