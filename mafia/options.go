@@ -33,20 +33,20 @@ type Options struct {
 	DrawWindowIncludesN1    bool   // draw_window_includes_n1: C-24
 	NightOrder              [4]NightGroup
 	NightOrderLen           int
-	DefaultVoteToLast       bool   // default_vote_to_last
-	TieStay                 bool   // tie_model "stay"
-	RevealOnElimination     bool   // reveal_on_elimination
-	LastWord                bool   // last_word
-	DoctorSelfHeal          bool   // doctor_self_heal
-	DoctorRepeatTarget      bool   // doctor_repeat_target
+	DefaultVoteToLast       bool // default_vote_to_last
+	TieStay                 bool // tie_model "stay"
+	RevealOnElimination     bool // reveal_on_elimination
+	LastWord                bool // last_word
+	DoctorSelfHeal          bool // doctor_self_heal
+	DoctorRepeatTarget      bool // doctor_repeat_target
 	// CandidateSelfVote: a candidate may raise his own hand against himself (candidate_self_vote, C-03); true
 	// wherever the rule set does not forbid it.
 	CandidateSelfVote bool
 	// Day1LiftOnly: on day 1 a single leader of the vote leaves only by a lift vote of more than half of the
 	// table (day1_lift_only; Polemica's first-day "zero voting" liftOnly; changes R31 on day 1, R35 for the lift).
 	Day1LiftOnly bool
-	set                     uint32 // which options were given explicitly, by index in the rule set's list
-	rules                   *Rules
+	set          uint32 // which options were given explicitly, by index in the rule set's list
+	rules        *Rules
 }
 
 type optionSpec struct {

@@ -115,17 +115,17 @@ func ClubRules() *Rules {
 // Rules is one rule set: a stable identifier and the parameters the engine plays by. A rule set never changes
 // meaning; a change of rules is a new identifier (spec section 5).
 type Rules struct {
-	ID          string
-	Title       string
-	MinPlayers  int
-	MaxPlayers  int
+	ID         string
+	Title      string
+	MinPlayers int
+	MaxPlayers int
 	// Club marks the club's own rules (seed 000): its points system with the club's extras and manual steps.
 	// Importers of other platforms' games turn the club's own extras off (club_extras).
 	Club bool
 	// Deal is how the seats may be dealt.
 	Deal Deal
 	// Export is the other platform's format the rule set's games can be written in, if any.
-	Export ExportFormat
+	Export      ExportFormat
 	Mute        MuteModel
 	Tie         TieModel
 	Draw        DrawRule
