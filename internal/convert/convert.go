@@ -365,6 +365,7 @@ func (g *game) build() (*Imported, error) {
 	for k, v := range g.extra {
 		extra[k] = v
 	}
+	g.note("%s", g.optionNote())
 	if len(g.notes) > 0 {
 		note, _ := json.Marshal(strings.Join(g.notes, " "))
 		extra["note"] = note
@@ -786,11 +787,16 @@ func (b *builder) round(num, k int, votes map[int]int, where string) error {
 			}
 		}
 		last := i == len(cands)-1
-		if voters.Has(c) && !last {
-			return gameErr(b.src.voteField(num, k, c), "day %d, round %d: seat %d raised his hand against himself; under %s a candidate never does (000 L105, C-03): a rule difference",
+		selfVote := b.src.options.CandidateSelfVote
+		if voters.Has(c) && !last && !selfVote {
+			return gameErr(b.src.voteField(num, k, c), "day %d, round %d: seat %d raised his hand against himself; under %s without candidate_self_vote a candidate never does (000 L105, C-03): a rule difference",
 				num, k+1, c, b.src.rules.ID)
 		}
-		ev := mafia.Vote(c, voters.Remove(c).List()...)
+		hands := voters
+		if !selfVote || last {
+			hands = hands.Remove(c) // the last candidate's own hand is also his default vote (R26, C-03)
+		}
+		ev := mafia.Vote(c, hands.List()...)
 		if last {
 			rest := b.eng.Alive() &^ cast
 			missing := rest &^ voters
@@ -994,11 +1000,40 @@ func sortedKeys[V any](m map[int]V) []int {
 	return keys
 }
 
-// sportRules picks our rule set for a FIIM-lineage platform game: fiim-2025-club, the rule set that plays the FIIM
-// rules for 7 to 10 players, with the club's own extra points off (they are that club's, not the platform's).
+// sportRules picks our rule set for a FIIM-lineage platform game: the club's own rule set (mafia.ClubRules), which
+// plays the FIIM rules for 7 to 10 players, with the club's own extra points off (they are that club's, not the
+// platform's) and a candidate's hand against himself counted, as FIIM tournaments count it (C-03).
 func (g *game) sportRules() {
-	r, _ := mafia.RuleSet("fiim-2025-club")
+	g.useRules(mafia.ClubRules())
+}
+
+// useRules sets the rule set and, for the club's own rule set, the options that make it play another platform's
+// FIIM-lineage game: club_extras off (R86-R94 are the club's points) and candidate_self_vote on (C-03: only the
+// club forbids the hand; mafiaratings and Polemica count it).
+func (g *game) useRules(r *mafia.Rules) {
 	g.rules = r
 	g.options = r.DefaultOptions()
-	g.setOption("club_extras", false)
+	if r.Club {
+		g.setOption("club_extras", false)
+		g.setOption("candidate_self_vote", true)
+	}
+}
+
+// optionNote says which options differ from the rule set's defaults (spec section 4), for the record's note.
+func (g *game) optionNote() string {
+	var diff []string
+	for _, k := range g.rules.OptionKeys() {
+		raw, ok := g.optJSON[k]
+		if !ok {
+			continue
+		}
+		info, _ := g.rules.Option(k)
+		if def, _ := json.Marshal(info.Default.Bool); info.Kind != mafia.OptBool || info.Required || string(raw) != string(def) {
+			diff = append(diff, k+" "+string(raw))
+		}
+	}
+	if len(diff) == 0 {
+		return fmt.Sprintf("Options: %s's defaults.", g.rules.ID)
+	}
+	return fmt.Sprintf("Options that differ from %s's defaults: %s.", g.rules.ID, strings.Join(diff, ", "))
 }

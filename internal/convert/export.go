@@ -89,9 +89,7 @@ func ExportMafiaratings(data []byte) ([]byte, error) {
 
 // ExportRecord is ExportMafiaratings for a decoded record.
 func ExportRecord(rec *record.Record) ([]byte, error) {
-	switch rec.Rules.ID {
-	case "fiim-2025-club", "fsm-2026", "fiim-xcraft":
-	default:
+	if rec.Rules.Export != mafia.ExportMafiaratings {
 		return nil, gameErr("rules", "mafiaratings plays sport mafia with a sheriff and a don; %s cannot be expressed there", rec.Rules.ID)
 	}
 	n := len(rec.Seats)

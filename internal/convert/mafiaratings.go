@@ -3,6 +3,7 @@ package convert
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -330,12 +331,13 @@ func (g *game) mrRules(r mrRules) error {
 	g.sportRules()
 	g.setOption("xcraft_7_6_two_of_four_no_lift", r.splitOnFour == 1)
 	g.setOption("xcraft_7_8_short_speech", r.threeFouls == 0)
-	g.note("%s", fmt.Sprintf("Imported from mafiaratings (rules code %s). Rule set fiim-2025-club: the platform's FIIM rules as that code sets them match it "+
+	g.note("%s", fmt.Sprintf("Imported from mafiaratings (rules code %s). Rule set %s: the platform's FIIM rules as that code sets them match it "+
 		"(the day opens with the seat after the previous opener, R16/C-01; the non-voter's vote goes to the last candidate, R26; "+
 		"a repeated tie goes to a lift vote, never one covering everyone at the table, R35/C-09; the first night victim makes the best move unless two left on day 1, C-07; "+
 		"4 fouls remove a player, R64); nights and days are numbered ours, the platform's round plus one; club_extras off (the club's own points, not the platform's); "+
+		"candidate_self_vote on (FIIM tournaments count a candidate's hand against himself, C-03); "+
 		"xcraft_7_6_two_of_four_no_lift %v (splitOnFour %d); xcraft_7_8_short_speech %v (threeFouls %d).",
-		r.code, r.splitOnFour == 1, r.splitOnFour, r.threeFouls == 0, r.threeFouls))
+		r.code, g.rules.ID, r.splitOnFour == 1, r.splitOnFour, r.threeFouls == 0, r.threeFouls))
 	if r.firstVoting != 0 {
 		g.note("The platform's first-day rule %d (7.16: the winner of the day-1 vote does not simply leave) is not ours; it matters only if day 1 was voted.", r.firstVoting)
 	}
@@ -805,8 +807,8 @@ func (g *game) mrBonus(seat int, p map[string]json.RawMessage) {
 		if h == 0 {
 			return
 		}
-		if g.rules.ID == "fiim-2025-club" && !mafiaAdjustStep(h) {
-			g.note("Seat %d's bonus of %s points is not recorded: fiim-2025-club adjusts in steps of 0.1, 0.3 or 0.5 (R84).", seat, record.FormatPoints(h))
+		if steps := g.rules.AdjustSteps(); steps != nil && !slices.Contains(steps, h) {
+			g.note("Seat %d's bonus of %s points is not recorded: %s adjusts in steps of 0.1, 0.3 or 0.5 (R84).", seat, record.FormatPoints(h), g.rules.ID)
 			return
 		}
 		ev := record.Event{Event: mafia.Adjust(seat, h), Reason: "mafiaratings bonus"}
@@ -819,14 +821,6 @@ func (g *game) mrBonus(seat int, p map[string]json.RawMessage) {
 		return
 	}
 	g.note("Seat %d's title %s is not part of the record.", seat, short(raw))
-}
-
-func mafiaAdjustStep(h int) bool {
-	switch h {
-	case 10, 30, 50, -10, -30, -50:
-		return true
-	}
-	return false
 }
 
 // mrExtFacts adds what our export carried beside the platform's fields.
