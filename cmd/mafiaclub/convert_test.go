@@ -132,3 +132,28 @@ func TestExportCmd(t *testing.T) {
 		})
 	}
 }
+
+// `mafiaclub rules` lists every rule set with its options and defaults, the new import options among them.
+func TestRulesCmd(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"rules"}, strings.NewReader(""), &out, &errb); code != 0 || errb.Len() > 0 {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	text := out.String()
+	for _, want := range []string{
+		"fiim-2025-club\tFIIM 2025, club rules (7-10 players; the club's default; exports to mafiaratings)\n",
+		"fsm-2026\tFSM 2026 (10-10 players; exports to mafiaratings)\n",
+		"home-doctor\tHome rules with a doctor (6-63 players)\n",
+		"\tcandidate_self_vote\tdefault false\n",
+		"\tday1_lift_only\tdefault false\n",
+		"\tdoctor_self_heal\trequired\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the list lacks %q:\n%s", want, text)
+		}
+	}
+	// day1_lift_only belongs to fsm-2026 and fiim-2025-club only
+	if strings.Count(text, "\tday1_lift_only\t") != 2 || strings.Count(text, "\tcandidate_self_vote\t") != 1 {
+		t.Errorf("the new options are listed for the wrong rule sets:\n%s", text)
+	}
+}
