@@ -86,12 +86,21 @@ const (
 	slEnd                              // after the end of the game
 )
 
-// slot is one moment. num is the engine's night or day number (nights from 1, the acquaintance night).
+// slot is one moment. num is the engine's night or day number (nights from 1, the acquaintance night). who is a
+// seat the platform names beside the moment, which does not change where the moment is: the speaker of a tie
+// speech (slRoundStart) or of a last word (slMorning, slAfterVoting); it goes into the record's "during".
 type slot struct {
 	kind  slotKind
 	num   int
 	round int // voting round, from 0
 	seat  int
+	who   int
+}
+
+// at returns the moment without who, as the builder names the moments it reaches.
+func (s slot) at() slot {
+	s.who = 0
+	return s
 }
 
 func (s slot) String() string {
@@ -312,15 +321,59 @@ func describeEvent(e mafia.Event) string {
 func (b *builder) flush(s slot) error {
 	for i := range b.src.pend {
 		p := &b.src.pend[i]
-		if b.done[p.seq] || p.at != s {
+		if b.done[p.seq] || p.at.at() != s {
 			continue
 		}
 		b.done[p.seq] = true
-		if err := b.apply(p.ev, p.where); err != nil {
+		if err := b.applyPending(p); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// applyPending applies a discipline event at its moment, saying in "during" where it fell (spec section 2).
+func (b *builder) applyPending(p *pending) error {
+	ev := p.ev
+	if ev.Type == mafia.EvFoul || ev.Type == mafia.EvWarning || ev.Type == mafia.EvDisqualify {
+		ev.During = b.duringAt(p.at)
+	}
+	return b.apply(ev, p.where)
+}
+
+// duringAt is the record's "during" for a discipline event the platform places at s: what the platform says,
+// with a seat it leaves out completed from the replay where the replay knows it exactly (the night victim's last
+// word, the candidate voted first in the round). A moment the platform does not give (the end of the game, no
+// time at all) stays unrecorded.
+func (b *builder) duringAt(s slot) mafia.During {
+	now := b.eng.During()
+	switch s.kind {
+	case slNightStart, slAfterShots, slAfterDon, slAfterSheriff:
+		return mafia.During{Kind: mafia.DuringNight}
+	case slMorning, slAfterVoting:
+		if s.who != 0 {
+			return mafia.During{Kind: mafia.DuringLastWord, Seat: uint8(s.who)}
+		}
+		if now.Kind == mafia.DuringLastWord {
+			return now
+		}
+	case slSpeechBefore, slSpeech:
+		return mafia.During{Kind: mafia.DuringSpeech, Seat: uint8(s.seat)}
+	case slVotingStart:
+		return mafia.During{Kind: mafia.DuringNominationsClosed}
+	case slRoundStart:
+		if s.who != 0 {
+			return mafia.During{Kind: mafia.DuringTieSpeech, Seat: uint8(s.who)}
+		}
+		if now.Kind == mafia.DuringVote || now.Kind == mafia.DuringTieSpeech {
+			return mafia.During{Kind: mafia.DuringVote, Seat: now.Seat} // the round's first candidate
+		}
+	case slBeforeVote:
+		return mafia.During{Kind: mafia.DuringVote, Seat: uint8(s.seat)}
+	case slBeforeLift:
+		return mafia.During{Kind: mafia.DuringLift}
+	}
+	return mafia.During{}
 }
 
 // stopped reports whether the unfinished game stops at s.
@@ -491,7 +544,7 @@ func (b *builder) victimShot(num int) error {
 			}
 		}
 		b.src.note("Night %d: the platform records seat %d (black) killed by his partners' shots but not his own shot; the kill needs every black to shoot him (R43), so his shot at himself is filled in.", num, victim)
-		return b.apply(record.Event{Event: mafia.Shot(victim, victim), Note: "synthesized: the platform does not record the victim's own shot"},
+		return b.apply(record.Event{Event: mafia.Shot(victim, victim), Reconstructed: true, Note: "synthesized: the platform does not record the victim's own shot"},
 			fmt.Sprintf("night %d", num))
 	}
 	return nil
@@ -870,10 +923,10 @@ func (b *builder) lift(num int) error {
 	if left > 0 {
 		yes := b.eng.Alive().List()
 		b.src.note("Day %d: the platform did not record the vote on lifting the tied seats %v; they left, so the lift passed; its hands are not known and every player at the table is listed as yes.", num, tied)
-		return b.apply(record.Event{Event: mafia.Lift(yes...), Note: "synthesized: the platform did not record this vote"}, where)
+		return b.apply(record.Event{Event: mafia.Lift(yes...), Reconstructed: true, Note: "synthesized: the platform did not record this vote"}, where)
 	}
 	b.src.note("Day %d: the platform did not record the vote on lifting the tied seats %v; they stayed, so the lift failed; its hands are not known and none is listed.", num, tied)
-	return b.apply(record.Event{Event: mafia.Lift(), Note: "synthesized: the platform did not record this vote"}, where)
+	return b.apply(record.Event{Event: mafia.Lift(), Reconstructed: true, Note: "synthesized: the platform did not record this vote"}, where)
 }
 
 // finish applies what comes after the end: a declared draw the platform records, a best move after a game-ending
@@ -912,7 +965,7 @@ func (b *builder) finish(stopped bool) error {
 			return gameErr(p.where, "its moment (%s) never comes when the game replays under %s", p.at, b.src.rules.ID)
 		}
 		b.done[p.seq] = true
-		if err := b.apply(p.ev, p.where); err != nil {
+		if err := b.applyPending(&p); err != nil {
 			return err
 		}
 	}

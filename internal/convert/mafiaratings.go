@@ -439,14 +439,19 @@ func mrSlot(t map[string]json.RawMessage, n int, where string) (slot, error) {
 		if ok {
 			return slot{kind: slBeforeVote, num: num, round: k, seat: s}, nil
 		}
-		if _, _, err := seatField("speaker"); err != nil { // a tie speech before the re-vote
+		sp, _, err := seatField("speaker") // a tie speech before the re-vote
+		if err != nil {
 			return slot{}, err
 		}
-		return slot{kind: slRoundStart, num: num, round: k}, nil
+		return slot{kind: slRoundStart, num: num, round: k, who: sp}, nil
 	case "voting kill all":
 		return slot{kind: slBeforeLift, num: num}, nil
 	case "day kill speaking":
-		return slot{kind: slAfterVoting, num: num}, nil
+		sp, _, err := seatField("speaker")
+		if err != nil {
+			return slot{}, err
+		}
+		return slot{kind: slAfterVoting, num: num, who: sp}, nil
 	case "end":
 		return slot{kind: slEnd}, nil
 	}
@@ -460,6 +465,7 @@ func mrStop(t map[string]json.RawMessage, n int) (slot, error) {
 	if err != nil {
 		return slot{}, err
 	}
+	at = at.at()
 	switch {
 	case at.kind == slEnd:
 		return slot{}, inputErr("time", "an unfinished game cannot stop at its end")

@@ -461,7 +461,7 @@ func polemicaSlot(st map[string]json.RawMessage, n int, where string) (slot, err
 		if err := needDay(); err != nil {
 			return slot{}, err
 		}
-		return slot{kind: slRoundStart, num: day, round: max(voting, 1)}, nil
+		return slot{kind: slRoundStart, num: day, round: max(voting, 1), who: player}, nil
 	case "voting":
 		if err := needDay(); err != nil {
 			return slot{}, err
@@ -480,12 +480,12 @@ func polemicaSlot(st map[string]json.RawMessage, n int, where string) (slot, err
 		if err := needDay(); err != nil {
 			return slot{}, err
 		}
-		return slot{kind: slAfterVoting, num: day}, nil
+		return slot{kind: slAfterVoting, num: day, who: player}, nil
 	case "shooted":
 		if err := needDay(); err != nil {
 			return slot{}, err
 		}
-		return slot{kind: slMorning, num: day}, nil
+		return slot{kind: slMorning, num: day, who: player}, nil
 	case "shooting":
 		return slot{kind: slAfterShots, num: day + 1}, nil
 	case "donCheck":
