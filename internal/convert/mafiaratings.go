@@ -28,6 +28,7 @@ type mrExt struct {
 	Adjust     []mrExtAdjust              `json:"adjust,omitempty"`
 	Discipline []mrExtDiscipline          `json:"discipline,omitempty"`
 	Checks     []mrExtCheck               `json:"checks,omitempty"`
+	Lifts      []mrExtLift                `json:"lifts,omitempty"`
 	Extra      map[string]json.RawMessage `json:"extra,omitempty"`
 }
 
@@ -52,6 +53,13 @@ type mrExtCheck struct {
 	Night  int `json:"night"`
 	By     int `json:"by"`
 	Target int `json:"target"`
+}
+
+// mrExtLift is a recorded lift vote of a game whose export leaves out the kill-all votes because another of its
+// lift votes was reconstructed ("k" says for the whole game whether they are recorded). Round is the platform's.
+type mrExtLift struct {
+	Round int   `json:"round"`
+	Yes   []int `json:"yes"`
 }
 
 // mrRules are the digits of the platform's 13-digit rules code (szotin/mafiaratings include/rules.php).
@@ -297,6 +305,43 @@ func parseMafiaratings(data []byte) (*game, error) {
 			return nil, err
 		}
 		g.extra["started"], _ = json.Marshal(time.Unix(int64(st), 0).UTC().Format(time.RFC3339))
+	}
+	var carried mrCarried
+	for _, f := range []struct {
+		key string
+		dst *int
+	}{{"clubId", &carried.ClubID}, {"eventId", &carried.EventID}} {
+		if present(top, f.key) {
+			if *f.dst, err = intOf(top[f.key], f.key); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if present(top, "moderator") {
+		m, err := objOf(top["moderator"], "moderator")
+		if err != nil {
+			return nil, err
+		}
+		if present(m, "id") {
+			if carried.Moderator, err = intOf(m["id"], "moderator.id"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if present(top, "language") {
+		if carried.Language, err = strOf(top["language"], "language"); err != nil {
+			return nil, err
+		}
+	}
+	if carried != (mrCarried{}) {
+		g.extra["mafiaratings"], _ = json.Marshal(carried)
+	}
+	if present(top, "endTime") {
+		et, err := intOf(top["endTime"], "endTime")
+		if err != nil {
+			return nil, err
+		}
+		g.extra["ended"], _ = json.Marshal(time.Unix(int64(et), 0).UTC().Format(time.RFC3339))
 	}
 	if present(top, "tournamentId") {
 		g.extra["tournament"] = json.RawMessage(strings.TrimSpace(string(top["tournamentId"])))
@@ -871,6 +916,18 @@ func (g *game) mrExtFacts(ext *mrExt) error {
 			return inputErr(w+".type", "unknown type %q", d.Type)
 		}
 		g.addPending(at, record.Event{Event: ev, Reason: d.Reason}, w)
+	}
+	for i, l := range ext.Lifts {
+		w := fieldf("mafiaclub.lifts[%d]", i)
+		if l.Round < 0 || l.Round > 50 {
+			return inputErr(w, "not a day of this game")
+		}
+		for _, s := range l.Yes {
+			if s < 1 || s > n {
+				return inputErr(w, "seat %d does not exist", s)
+			}
+		}
+		g.lifts[l.Round+1] = liftFact{recorded: true, yes: l.Yes, where: w}
 	}
 	for i, c := range ext.Checks {
 		w := fieldf("mafiaclub.checks[%d]", i)

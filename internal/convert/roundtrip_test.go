@@ -41,7 +41,7 @@ func roundTrip(t *testing.T, rec *record.Record) {
 	if err != nil {
 		t.Fatalf("the record does not replay: %v", err)
 	}
-	out, err := ExportRecord(rec)
+	out, err := ExportRecord(rec, MRMeta{Draft: true})
 	if err != nil {
 		t.Fatalf("export: %v", err)
 	}
@@ -85,7 +85,7 @@ func TestRoundTripGolden(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				rec := goldenRecord(t, file)
 				if len(rec.Seats) != 10 {
-					_, err := ExportRecord(rec)
+					_, err := ExportRecord(rec, MRMeta{Draft: true})
 					var ge *GameError
 					if !errors.As(err, &ge) || !strings.Contains(err.Error(), "seat 10 players") {
 						t.Fatalf("a %d-seat game: want the export to refuse it, got %v", len(rec.Seats), err)
@@ -97,7 +97,7 @@ func TestRoundTripGolden(t *testing.T) {
 					if !errors.As(err, &re) {
 						t.Fatal(err)
 					}
-					_, xerr := ExportRecord(rec)
+					_, xerr := ExportRecord(rec, MRMeta{Draft: true})
 					if xerr == nil || !strings.Contains(xerr.Error(), fmt.Sprintf("event %d (%s)", re.Index, re.Event.Type)) {
 						t.Errorf("exporting a record with a rejected event: want an error naming event %d, got %v", re.Index, xerr)
 					}
@@ -143,7 +143,7 @@ func TestExportRefusesHomeRules(t *testing.T) {
 		t.Fatal("no home golden games")
 	}
 	rec := goldenRecord(t, files[0])
-	_, err := ExportRecord(rec)
+	_, err := ExportRecord(rec, MRMeta{Draft: true})
 	var ge *GameError
 	if !errors.As(err, &ge) || !strings.Contains(err.Error(), "cannot be expressed there") {
 		t.Fatalf("got %v", err)
