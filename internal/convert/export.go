@@ -107,9 +107,9 @@ type exporter struct {
 	nRnd    map[int]int
 	lifts   map[int]map[int]bool
 	liftRec map[int]bool
-	out   mrGameOut
-	ext   mrExt
-	bonus map[int]int
+	out     mrGameOut
+	ext     mrExt
+	bonus   map[int]int
 }
 
 // ExportMafiaratings turns our record into a mafiaratings game JSON. Only a 10-seat game of a rule set that
