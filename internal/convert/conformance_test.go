@@ -116,46 +116,63 @@ func TestConformanceMafiaratings(t *testing.T) {
 				t.Fatalf("import: %v", err)
 			}
 			g := replayImported(t, im)
-			var top struct {
-				Winner string `json:"winner"`
-			}
-			json.Unmarshal(data, &top)
-			want := map[string]mafia.Winner{"civ": mafia.RedWins, "maf": mafia.BlackWins, "tie": mafia.Draw}[top.Winner]
-			if g.Winner() != want {
-				t.Errorf("winner %v, the platform says %q", g.Winner(), top.Winner)
-			}
-			roles := []mafia.Role{mafia.Citizen, mafia.Sheriff, mafia.Mafia, mafia.Don}
-			for _, p := range derived[id] {
-				s := atoi(t, p.Number)
-				where := fmt.Sprintf("seat %d", s)
-				if r := atoi(t, p.Role); g.Role(s) != roles[r] {
-					t.Errorf("%s: role %v, derived %v", where, g.Role(s), roles[r])
-				}
-				won := (g.Winner() == mafia.RedWins) == (g.Role(s).Team() == mafia.Red)
-				if (p.Won == "1") != won {
-					t.Errorf("%s: won %v, derived %s", where, won, p.Won)
-				}
-				if f := atoi(t, p.Warns); g.Fouls(s) != f {
-					t.Errorf("%s: %d fouls, derived %d", where, g.Fouls(s), f)
-				}
-				out := g.Out(s)
-				round, typ := atoi(t, p.KillRound), atoi(t, p.KillType)
-				if typ <= 0 || round < 0 {
-					if out.How != mafia.NotOut {
-						t.Errorf("%s: left %v on %v %d; derived: survived", where, out.How, out.Phase, out.Number)
-					}
-					continue
-				}
-				wantHow := map[int]mafia.OutHow{1: mafia.OutVoted, 2: mafia.OutKilled, 3: mafia.OutFouls, 4: mafia.OutDisqualified,
-					5: mafia.OutDisqualified, 6: mafia.OutTeamLoss}[typ]
-				if out.How != wantHow || int(out.Number) != round+1 {
-					t.Errorf("%s: left %v on %v %d; derived: kill type %d in round %d", where, out.How, out.Phase, out.Number, typ, round)
-				}
-				if (typ == 1 && out.Phase != mafia.PhaseDay) || (typ == 2 && out.Phase != mafia.PhaseNight) {
-					t.Errorf("%s: left on %v; derived kill type %d", where, out.Phase, typ)
-				}
-			}
+			checkDerived(t, g, data, derived[id])
 		})
+	}
+}
+
+// readDerived reads what mafiaratings' own code derived from each conformance game, by game id.
+func readDerived(t *testing.T) map[string][]derivedPlayer {
+	t.Helper()
+	var derived map[string][]derivedPlayer
+	if err := json.Unmarshal(readConformance(t, "mafiaratings/derived-players.json"), &derived); err != nil {
+		t.Fatal(err)
+	}
+	return derived
+}
+
+// checkDerived compares a replayed game with the platform's game data (its winner) and what the platform derived
+// from it: each seat's role, result, fouls and departure (round and type).
+func checkDerived(t *testing.T, g *mafia.Game, data []byte, derived []derivedPlayer) {
+	t.Helper()
+	var top struct {
+		Winner string `json:"winner"`
+	}
+	json.Unmarshal(data, &top)
+	want := map[string]mafia.Winner{"civ": mafia.RedWins, "maf": mafia.BlackWins, "tie": mafia.Draw}[top.Winner]
+	if g.Winner() != want {
+		t.Errorf("winner %v, the platform says %q", g.Winner(), top.Winner)
+	}
+	roles := []mafia.Role{mafia.Citizen, mafia.Sheriff, mafia.Mafia, mafia.Don}
+	for _, p := range derived {
+		s := atoi(t, p.Number)
+		where := fmt.Sprintf("seat %d", s)
+		if r := atoi(t, p.Role); g.Role(s) != roles[r] {
+			t.Errorf("%s: role %v, derived %v", where, g.Role(s), roles[r])
+		}
+		won := (g.Winner() == mafia.RedWins) == (g.Role(s).Team() == mafia.Red)
+		if (p.Won == "1") != won {
+			t.Errorf("%s: won %v, derived %s", where, won, p.Won)
+		}
+		if f := atoi(t, p.Warns); g.Fouls(s) != f {
+			t.Errorf("%s: %d fouls, derived %d", where, g.Fouls(s), f)
+		}
+		out := g.Out(s)
+		round, typ := atoi(t, p.KillRound), atoi(t, p.KillType)
+		if typ <= 0 || round < 0 {
+			if out.How != mafia.NotOut {
+				t.Errorf("%s: left %v on %v %d; derived: survived", where, out.How, out.Phase, out.Number)
+			}
+			continue
+		}
+		wantHow := map[int]mafia.OutHow{1: mafia.OutVoted, 2: mafia.OutKilled, 3: mafia.OutFouls, 4: mafia.OutDisqualified,
+			5: mafia.OutDisqualified, 6: mafia.OutTeamLoss}[typ]
+		if out.How != wantHow || int(out.Number) != round+1 {
+			t.Errorf("%s: left %v on %v %d; derived: kill type %d in round %d", where, out.How, out.Phase, out.Number, typ, round)
+		}
+		if (typ == 1 && out.Phase != mafia.PhaseDay) || (typ == 2 && out.Phase != mafia.PhaseNight) {
+			t.Errorf("%s: left on %v; derived kill type %d", where, out.Phase, typ)
+		}
 	}
 }
 

@@ -365,8 +365,9 @@ func (b *builder) duringAt(s slot) mafia.During {
 		if s.who != 0 {
 			return mafia.During{Kind: mafia.DuringTieSpeech, Seat: uint8(s.who)}
 		}
-		if now.Kind == mafia.DuringVote || now.Kind == mafia.DuringTieSpeech {
-			return mafia.During{Kind: mafia.DuringVote, Seat: now.Seat} // the round's first candidate
+		n := b.next()
+		if c := planSeat(&n, mafia.EvVote); c != 0 {
+			return mafia.During{Kind: mafia.DuringVote, Seat: uint8(c)} // the round's first candidate
 		}
 	case slBeforeVote:
 		return mafia.During{Kind: mafia.DuringVote, Seat: uint8(s.seat)}

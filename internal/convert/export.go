@@ -217,7 +217,11 @@ func (x *exporter) now() mrTime {
 		k := x.round
 		return mrTime{Round: r, Time: "voting", VotingRound: &k, Nominee: planSeat(&n, mafia.EvVote)}
 	}
-	return mrTime{Round: r, Time: "day kill speaking"}
+	t := mrTime{Round: r, Time: "day kill speaking"}
+	if d := x.eng.During(); d.Kind == mafia.DuringLastWord {
+		t.Speaker = int(d.Seat)
+	}
+	return t
 }
 
 // timeOf is the platform's game time of moment d (the record's "during"), in the form its server checks: a
