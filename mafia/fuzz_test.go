@@ -167,7 +167,11 @@ func FuzzReplay(f *testing.F) {
 func TestRandomGames(t *testing.T) {
 	x := uint64(0x9E3779B97F4A7C15)
 	data := make([]byte, 1200)
-	for i := 0; i < 3000; i++ {
+	games := 3000
+	if testing.Short() {
+		games = 150 // -short: mutation testing runs the suite once per mutant (docs/mutation.md)
+	}
+	for i := 0; i < games; i++ {
 		for j := range data {
 			x ^= x << 13
 			x ^= x >> 7
