@@ -282,3 +282,45 @@ func TestBestMoveShape(t *testing.T) {
 		t.Errorf("two blacks named: %d", p)
 	}
 }
+
+// R90, C-13: the угайка extra goes to the black player at the table, or to every black with ugayka_all_blacks.
+func TestUgaykaPaid(t *testing.T) {
+	for _, all := range []bool{false, true} {
+		r, _ := RuleSet("fiim-2025-club")
+		o := r.DefaultOptions()
+		o.UgaykaAllBlacks = all
+		g, err := NewGame(r, o, ten)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.alive = SeatsOf(1, 2, 3) // a morning with three at the table, #3 the only black
+		mustApply(t, g, Day(), Speech(1), Nominate(1, 2), Speech(2), Nominate(2, 1), Speech(3), Vote(2, 1, 3), VoteRest(1))
+		if g.Winner() != BlackWins {
+			t.Fatalf("winner %v", g.Winner())
+		}
+		for _, s := range []int{3, 7, 9} {
+			want := 0
+			if s == 3 || all {
+				want = 10
+			}
+			if p := itemPoints(g, s, ItemClubUgayka); p != want {
+				t.Errorf("ugayka_all_blacks %v: #%d gets %d, want %d", all, s, p, want)
+			}
+		}
+	}
+}
+
+func TestItemNames(t *testing.T) {
+	items := Items()
+	if len(items) != int(numItems)-1 || items[0] != ItemWin || items[len(items)-1] != ItemClubSheriffFoundBlack {
+		t.Errorf("Items() = %v", items)
+	}
+	for i, it := range items {
+		if it != Item(i+1) || it.String() == "" || it.String() == "item?" {
+			t.Errorf("item %d: %v %q", i, it, it.String())
+		}
+	}
+	if numItems.String() != "item?" {
+		t.Errorf("an unknown item is named %q", numItems.String())
+	}
+}
