@@ -784,6 +784,7 @@ func (g *Game) completeRound() {
 		// half of the table) instead of leaving by the count (R31).
 		g.scoreRound(0)
 		g.prevTie = leaders
+		g.cands[0], g.nCands = uint8(first(leaders)), 1 // the lift is on him alone
 		g.liftDue = true
 		return
 	}

@@ -324,3 +324,17 @@ func TestItemNames(t *testing.T) {
 		t.Errorf("an unknown item is named %q", numItems.String())
 	}
 }
+
+// day1_lift_only: the lift question is on the day-1 leader alone, and Next says so.
+func TestDay1LiftOnlyCandidates(t *testing.T) {
+	g := play(t, "fsm-2026", ten, func(o *Options) { o.Day1LiftOnly = true },
+		cat(Day(), Speech(1), Nominate(1, 3), Speech(2), Nominate(2, 4), speeches(3, 10), Vote(3, 1, 2, 5, 6, 8, 10), VoteRest(4))...)
+	n := g.Next()
+	if !n.Allowed.Has(EvLift) || n.NCand != 1 || n.Candidates[0] != 3 {
+		t.Errorf("lift allowed %v, candidates %v", n.Allowed.Has(EvLift), n.Candidates[:n.NCand])
+	}
+	mustApply(t, g, Lift(1, 2, 5, 6, 8, 10))
+	if g.Out(3).How != OutVoted || g.Out(4).How != NotOut {
+		t.Errorf("#3 %v, #4 %v; want #3 voted out, #4 at the table", g.Out(3).How, g.Out(4).How)
+	}
+}

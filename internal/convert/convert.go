@@ -905,7 +905,7 @@ func (b *builder) lift(num int) error {
 		return b.apply(record.Event{Event: mafia.Lift(f.yes...)}, where)
 	}
 	if b.src.liftYesOnly {
-		b.src.note("Day %d: the platform lists only the yes votes of a lift vote and lists none for the tied seats %v: nobody voted yes.", num, tied)
+		b.src.note("Day %d: the platform lists only the yes votes of a lift vote and lists none for the lift on seats %v: nobody voted yes.", num, tied)
 		return b.apply(record.Event{Event: mafia.Lift()}, where)
 	}
 	left, stayed := 0, 0
