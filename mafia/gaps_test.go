@@ -338,3 +338,16 @@ func TestDay1LiftOnlyCandidates(t *testing.T) {
 		t.Errorf("#3 %v, #4 %v; want #3 voted out, #4 at the table", g.Out(3).How, g.Out(4).How)
 	}
 }
+
+// Current is the plan's first step, and the zero step of an empty plan.
+func TestCurrentOfEmptyPlan(t *testing.T) {
+	var n Next
+	if c := n.Current(); c != (PlanStep{}) {
+		t.Errorf("an empty plan's current step: %+v", c)
+	}
+	g := play(t, "fiim-2025-club", ten, nil, Day())
+	n = g.Next()
+	if c := n.Current(); c.Step != StepSpeech || c.Seat != 1 {
+		t.Errorf("current step %+v, want #1's speech", c)
+	}
+}
