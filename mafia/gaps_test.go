@@ -351,3 +351,21 @@ func TestCurrentOfEmptyPlan(t *testing.T) {
 		t.Errorf("current step %+v, want #1's speech", c)
 	}
 }
+
+// A plan longer than eight steps: all ten tied, each with one vote, speak 30 s each before the re-vote (R17, R33).
+func TestLongPlan(t *testing.T) {
+	ev := []Event{Day()}
+	for s := 1; s <= 10; s++ {
+		ev = append(ev, Speech(s), Nominate(s, s%10+1))
+	}
+	for c := 2; c <= 10; c++ {
+		ev = append(ev, Vote(c, c-1))
+	}
+	ev = append(ev, VoteRest(1))
+	g := play(t, "fiim-2025-club", ten, nil, ev...)
+	want := "tie_speech#2/30 tie_speech#3/30 tie_speech#4/30 tie_speech#5/30 tie_speech#6/30 tie_speech#7/30 " +
+		"tie_speech#8/30 tie_speech#9/30 tie_speech#10/30 tie_speech#1/30 vote#2"
+	if got := plan(g); got != want {
+		t.Errorf("plan %q, want %q", got, want)
+	}
+}
