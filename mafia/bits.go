@@ -2,4 +2,4 @@ package mafia
 
 import "math/bits"
 
-func trailing(v uint32) int { return bits.TrailingZeros32(v) }
+func trailing(v uint64) int { return bits.TrailingZeros64(v) }

@@ -158,7 +158,7 @@ func FuzzReplay(f *testing.F) {
 		if len(data) > 4000 {
 			data = data[:4000] // 1000 events: longer than any game; longer inputs only slow the fuzzer down
 		}
-		fuzzGame(t, rs, n%21, data)
+		fuzzGame(t, rs, n%(MaxSeats+1), data)
 	})
 }
 
@@ -167,7 +167,11 @@ func FuzzReplay(f *testing.F) {
 func TestRandomGames(t *testing.T) {
 	x := uint64(0x9E3779B97F4A7C15)
 	data := make([]byte, 1200)
-	for i := 0; i < 3000; i++ {
+	games := 3000
+	if testing.Short() {
+		games = 150 // -short: mutation testing runs the suite once per mutant (docs/mutation.md)
+	}
+	for i := 0; i < games; i++ {
 		for j := range data {
 			x ^= x << 13
 			x ^= x >> 7
@@ -180,6 +184,10 @@ func TestRandomGames(t *testing.T) {
 				}
 			}
 		}
-		fuzzGame(t, i, 7+i%14, data)
+		n := 7 + i%14
+		if i%100 == 99 {
+			n = 21 + i/100%(MaxSeats-20) // now and then a home table larger than 20 (001 L57)
+		}
+		fuzzGame(t, i, n, data)
 	}
 }

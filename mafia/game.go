@@ -442,7 +442,7 @@ func (g *Game) shotVictim() int {
 		return 0
 	}
 	target := uint8(0)
-	for v := uint32(blacks); v != 0; v &= v - 1 {
+	for v := uint64(blacks); v != 0; v &= v - 1 {
 		t := g.shotAt[trailing(v)]
 		if target != 0 && t != target {
 			return 0
@@ -473,8 +473,11 @@ func (g *Game) bestMoveRight(victim int) {
 	g.bmSeat = uint8(victim)
 }
 
-// dayOpener returns the seat that opens today's discussion: seat 1 on day 1 (R15); later the next living seat after
-// the previous day's opener (R16, C-01), or after the night victim with opener_follows_night_victim.
+// dayOpener returns the seat due to open today's discussion: seat 1 on day 1 (R15); later the next living seat after
+// the player who actually opened the previous day (R16, C-01: 000 L98, 001 L16 "после того, кто открывал", 002
+// §4.3.1 "после говорившего первым", 004 L21 "за тим, хто починав минулого разу"), or after the night victim with
+// opener_follows_night_victim. If the seat due to open leaves before speaking, the next living player opens, and
+// speech records him as the actual opener.
 func (g *Game) dayOpener() uint8 {
 	if g.num == 1 {
 		return uint8(g.nextAlive(0))
@@ -588,6 +591,12 @@ func (g *Game) speech(s uint8) error {
 	}
 	if int(s) != next {
 		return violate(ErrSpeechOrder, int(s), 0, "seat %d speaks now, not seat %d", next, s)
+	}
+	if g.spoken.Empty() {
+		// R16, C-01: the player who actually opens the day (the seat due to open may have left in the morning,
+		// by a disqualification, a 4th foul or a 3rd warning) is the one the next day counts from. The speaking
+		// order is unchanged: s is the first living seat from the one that was due.
+		g.opener = s
 	}
 	g.spoken = g.spoken.Add(int(s))
 	g.speaker = s
@@ -723,7 +732,7 @@ func (g *Game) vote(e Event) error {
 	if twice := v & g.voted; twice != 0 {
 		return violate(ErrVotedTwice, first(twice), int(e.Target), "seat %d", first(twice))
 	}
-	if v.Has(int(e.Target)) && g.rules.SelfVoteForbidden {
+	if v.Has(int(e.Target)) && !g.opt.CandidateSelfVote {
 		return violate(ErrSelfVote, int(e.Target), int(e.Target), "seat %d", e.Target) // C-03: never by hand
 	}
 	if g.candIdx == g.nCands-1 && g.opt.DefaultVoteToLast {
@@ -769,6 +778,15 @@ func (g *Game) completeRound() {
 			g.status = VotingHeld
 			return
 		}
+	}
+	if leaders.Len() == 1 && g.num == 1 && g.opt.Day1LiftOnly {
+		// day1_lift_only: the single leader of a day-1 round is put to the lift question (R35's vote, more than
+		// half of the table) instead of leaving by the count (R31).
+		g.scoreRound(0)
+		g.prevTie = leaders
+		g.cands[0], g.nCands = uint8(first(leaders)), 1 // the lift is on him alone
+		g.liftDue = true
+		return
 	}
 	if leaders.Len() == 1 {
 		g.scoreRound(first(leaders))
@@ -1246,4 +1264,4 @@ func (g *Game) teamLoss(s uint8) error {
 	return nil
 }
 
-func first(s Seats) int { return trailing(uint32(s)) }
+func first(s Seats) int { return trailing(uint64(s)) }

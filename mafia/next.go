@@ -311,7 +311,7 @@ func (g *Game) dayPlan(n *Next) {
 				}
 			}
 			n.Actors = g.alive
-			if g.rules.SelfVoteForbidden {
+			if !g.opt.CandidateSelfVote {
 				n.Actors = n.Actors.Remove(int(n.Candidates[0]))
 			}
 			n.add(PlanStep{Step: StepVote, Seat: int(n.Candidates[0]), Event: EvVote})
@@ -347,7 +347,7 @@ func (g *Game) dayPlan(n *Next) {
 		}
 		cand := int(g.cands[g.candIdx])
 		n.Actors = g.alive &^ g.voted
-		if g.rules.SelfVoteForbidden {
+		if !g.opt.CandidateSelfVote {
 			n.Actors = n.Actors.Remove(cand) // C-03: a candidate never raises his hand against himself
 		}
 		n.add(PlanStep{Step: StepVote, Seat: cand, Event: EvVote})

@@ -33,14 +33,20 @@ type Options struct {
 	DrawWindowIncludesN1    bool   // draw_window_includes_n1: C-24
 	NightOrder              [4]NightGroup
 	NightOrderLen           int
-	DefaultVoteToLast       bool   // default_vote_to_last
-	TieStay                 bool   // tie_model "stay"
-	RevealOnElimination     bool   // reveal_on_elimination
-	LastWord                bool   // last_word
-	DoctorSelfHeal          bool   // doctor_self_heal
-	DoctorRepeatTarget      bool   // doctor_repeat_target
-	set                     uint32 // which options were given explicitly, by index in the rule set's list
-	rules                   *Rules
+	DefaultVoteToLast       bool // default_vote_to_last
+	TieStay                 bool // tie_model "stay"
+	RevealOnElimination     bool // reveal_on_elimination
+	LastWord                bool // last_word
+	DoctorSelfHeal          bool // doctor_self_heal
+	DoctorRepeatTarget      bool // doctor_repeat_target
+	// CandidateSelfVote: a candidate may raise his own hand against himself (candidate_self_vote, C-03); true
+	// wherever the rule set does not forbid it.
+	CandidateSelfVote bool
+	// Day1LiftOnly: on day 1 a single leader of the vote leaves only by a lift vote of more than half of the
+	// table (day1_lift_only; Polemica's first-day "zero voting" liftOnly; changes R31 on day 1, R35 for the lift).
+	Day1LiftOnly bool
+	set          uint32 // which options were given explicitly, by index in the rule set's list
+	rules        *Rules
 }
 
 type optionSpec struct {
@@ -81,6 +87,13 @@ var (
 		apply: func(o *Options, v OptionValue) { o.TieStay = v.Choice == "stay" }}
 )
 
+var (
+	// 000 L105 forbids it; FIIM tournaments (mafiaratings 4871, 4875, 4876) and Polemica (272910) count it (C-03).
+	optSelfVote = boolOpt("candidate_self_vote", false, func(o *Options, v bool) { o.CandidateSelfVote = v })
+	// Polemica's zeroVoting "liftOnly" (game 334187): the day-1 vote decides only who is put to the lift question.
+	optDay1Lift = boolOpt("day1_lift_only", false, func(o *Options, v bool) { o.Day1LiftOnly = v })
+)
+
 func required(s optionSpec) optionSpec { s.required = true; return s }
 
 func optBMAnyNight(def bool) optionSpec {
@@ -113,9 +126,10 @@ func optLastWord(def, req bool) optionSpec {
 }
 
 // DefaultOptions returns the rule set's options with every default of spec section 4. For sport rule sets that
-// fix them, DefaultVoteToLast and LastWord are true and RevealOnElimination false.
+// fix them, DefaultVoteToLast and LastWord are true and RevealOnElimination false; CandidateSelfVote is true
+// wherever the rule set does not forbid it.
 func (r *Rules) DefaultOptions() Options {
-	o := Options{rules: r, DefaultVoteToLast: r.DefaultVote, LastWord: true}
+	o := Options{rules: r, DefaultVoteToLast: r.DefaultVote, LastWord: true, CandidateSelfVote: !r.SelfVoteForbidden}
 	for _, s := range r.options {
 		if !s.required {
 			s.apply(&o, s.def)

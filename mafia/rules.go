@@ -83,13 +83,49 @@ type Times struct {
 	NightOneCommissarWakeUp bool
 }
 
+// Deal is how a rule set's seats may be dealt (spec section 4; matrix R02, C-02, C-44, C-25a).
+type Deal uint8
+
+// The deals.
+const (
+	DealTable     Deal = iota // a fixed role table by player count: citizens, sheriff, mafia, don (000 L49-L52, 001, 002)
+	DealCommissar             // citizens, exactly one commissar, mafia (004 L5, C-44)
+	DealFree                  // any composition with at most one doctor and one commissar, and a don (001 L36-L38)
+)
+
+// ExportFormat is another platform's game format that a rule set's games can be written in.
+type ExportFormat uint8
+
+// The export formats.
+const (
+	ExportNone         ExportFormat = iota
+	ExportMafiaratings              // mafiaratings.com: sport mafia, 10 seats, a sheriff and a don
+)
+
+// DefaultRuleSetID is the club's own rule set (seed 000), the one a new game or tournament starts from unless
+// another is chosen. ClubRules returns it.
+const DefaultRuleSetID = "fiim-2025-club"
+
+// ClubRules returns the club's own rule set, DefaultRuleSetID.
+func ClubRules() *Rules {
+	r, _ := RuleSet(DefaultRuleSetID)
+	return r
+}
+
 // Rules is one rule set: a stable identifier and the parameters the engine plays by. A rule set never changes
 // meaning; a change of rules is a new identifier (spec section 5).
 type Rules struct {
-	ID          string
-	Title       string
-	MinPlayers  int
-	MaxPlayers  int
+	ID         string
+	Title      string
+	MinPlayers int
+	MaxPlayers int
+	// Club marks the club's own rules (seed 000): its points system with the club's extras and manual steps.
+	// Importers of other platforms' games turn the club's own extras off (club_extras).
+	Club bool
+	// Deal is how the seats may be dealt.
+	Deal Deal
+	// Export is the other platform's format the rule set's games can be written in, if any.
+	Export      ExportFormat
 	Mute        MuteModel
 	Tie         TieModel
 	Draw        DrawRule
@@ -101,9 +137,10 @@ type Rules struct {
 	// DonMayNotCheckOwnFirstShot: on the first shooting night the don may not check the player he shot
 	// (001 L27, matrix R47).
 	DonMayNotCheckOwnFirstShot bool
-	// SelfVoteForbidden: a candidate may not raise his own hand against himself (000 L105, C-03); only the
-	// default vote may count against him. Seeds 001, 002 and 004 are silent, and real FIIM and FSM games
-	// (the conformance records) show candidates voting against themselves, so only the club forbids it.
+	// SelfVoteForbidden: by default a candidate may not raise his own hand against himself (000 L105, C-03);
+	// only the default vote may count against him. Seeds 001, 002 and 004 are silent, and real FIIM and FSM
+	// games (the conformance records) show candidates voting against themselves, so only the club forbids it,
+	// and its option candidate_self_vote lifts the ban for games played under FIIM tournament rules.
 	SelfVoteForbidden bool
 	// WrongVote is the sanction for voting against several candidates (matrix R28, C-54): disqualifying in the
 	// club (000 L147), a foul in X-Craft (002 §6.6.4, §6.6.6), none in the other seeds. The engine refuses the
@@ -165,8 +202,8 @@ func table(c, s, m, d int) [numRoles]int {
 
 var ruleSets = []*Rules{
 	{
-		ID: "fiim-2025-club", Title: "FIIM 2025, club rules",
-		MinPlayers: 7, MaxPlayers: 10,
+		ID: DefaultRuleSetID, Title: "FIIM 2025, club rules",
+		MinPlayers: 7, MaxPlayers: 10, Club: true, Export: ExportMafiaratings,
 		Mute: MuteLost, Tie: TieLift, Draw: DrawDeclared, BestMove: BestMoveRed, DQ: DQClub, Points: Points2025,
 		Times: sportTimes, DefaultVote: true, WrongVote: SanctionDisqualify, SelfVoteForbidden: true,
 		// 000 L49-L52, with the 8 and 7 rows completed as C-02 proposes.
@@ -174,21 +211,22 @@ var ruleSets = []*Rules{
 		options: []optionSpec{
 			optClubExtras, optOpenerVictim, optBMLostTwo, optBMAnyNight(false), optBMPoints(50, 70),
 			optTwoOfFour(false), optShort34(false), optDonOnce, optSheriffDistinct, optDecisiveTie, optUgayka,
+			optSelfVote, optDay1Lift,
 		},
 	},
 	{
 		ID: "fsm-2026", Title: "FSM 2026",
-		MinPlayers: 10, MaxPlayers: 10,
+		MinPlayers: 10, MaxPlayers: 10, Export: ExportMafiaratings,
 		Mute: MuteShort, Tie: TieFSM2026, Draw: DrawThreeNights, BestMove: BestMoveAnyone, DQ: DQXCraft,
 		Times: sportTimes, DefaultVote: true, DonMayNotCheckOwnFirstShot: true,
 		tables: map[int][numRoles]int{10: table(6, 1, 2, 1)},
 		options: []optionSpec{
-			optOpenerVictim, optBMLostTwo, optBMAnyNight(true), optFSMDQ, optDrawN1,
+			optOpenerVictim, optBMLostTwo, optBMAnyNight(true), optFSMDQ, optDrawN1, optDay1Lift,
 		},
 	},
 	{
 		ID: "fiim-xcraft", Title: "X-Craft 2.0 (FIIM), tournament points",
-		MinPlayers: 10, MaxPlayers: 10,
+		MinPlayers: 10, MaxPlayers: 10, Export: ExportMafiaratings,
 		Mute: MuteLost, Tie: TieLift, Draw: DrawThreeNightsAndDays, BestMove: BestMoveAnyone, DQ: DQXCraft,
 		Points: PointsXCraft, DefaultVote: true, WrongVote: SanctionFoul,
 		// 002 §4.2.4-§4.2.7: one minute of acquaintance, the don and the sheriff up to 10 s; no free seating.
@@ -204,6 +242,7 @@ var ruleSets = []*Rules{
 	{
 		ID: "home-ua", Title: "Ukrainian home rules (commissar, warnings, open cards)",
 		MinPlayers: 3, MaxPlayers: MaxSeats, // C-44: one mafia, the commissar and a citizen is the least table
+		Deal: DealCommissar,
 		Mute: MuteWarnings, Tie: TieLift, Draw: DrawNone, BestMove: BestMoveNone, DQ: DQNoEffect,
 		// 004 L9-L21: one minute, 30 s in a tie, last word 1 min after a vote and 30 s after a night kill (C-39).
 		Times: Times{Speech: 60, Short: 30, Tie: 30, LastWordDay: 60, LastWordNight: 30, NightOneCommissarWakeUp: true},
@@ -213,7 +252,7 @@ var ruleSets = []*Rules{
 	},
 	{
 		ID: "home-doctor", Title: "Home rules with a doctor",
-		MinPlayers: 6, MaxPlayers: MaxSeats,
+		MinPlayers: 6, MaxPlayers: MaxSeats, Deal: DealFree,
 		Mute: MuteNone, Tie: TieLift, Draw: DrawNone, BestMove: BestMoveNone, DQ: DQNoEffect,
 		Times: Times{Speech: 60, Short: 30, Tie: 30, LastWordDay: 60, LastWordNight: 60},
 		options: []optionSpec{
@@ -239,10 +278,10 @@ func RuleSets() []*Rules { return append([]*Rules(nil), ruleSets...) }
 // Roles returns the roles a deal may hold under the rule set, in the order a form lists them: the sport table's
 // four, home-ua's citizens, commissar and mafia (004 L5, C-44), home-doctor's with the doctor and the don.
 func (r *Rules) Roles() []Role {
-	switch {
-	case r.tables != nil:
+	switch r.Deal {
+	case DealTable:
 		return []Role{Citizen, Sheriff, Mafia, Don}
-	case r.ID == "home-ua":
+	case DealCommissar:
 		return []Role{Citizen, Commissar, Mafia}
 	}
 	return []Role{Citizen, Commissar, Doctor, Mafia, Don}
@@ -265,28 +304,28 @@ func (r *Rules) ValidateRoles(roles []Role) error {
 		}
 		count[role]++
 	}
-	if r.tables != nil {
+	if r.Deal == DealTable {
 		want := r.tables[n]
 		if count != want {
 			return fmt.Errorf("%s with %d players needs %s, but the seats have %s", r.ID, n, describe(want), describe(count))
 		}
 		return nil
 	}
-	switch r.ID {
-	case "home-ua":
+	switch r.Deal {
+	case DealCommissar:
 		// 004 L5: mafia and honest citizens, one of whom (the ace of hearts) is the commissar; C-44.
 		if count[Sheriff]+count[Don]+count[Doctor] > 0 {
-			return fmt.Errorf("home-ua has only citizens, one commissar and mafia, but the seats have %s", describe(count))
+			return fmt.Errorf("%s has only citizens, one commissar and mafia, but the seats have %s", r.ID, describe(count))
 		}
 		if count[Commissar] != 1 {
-			return fmt.Errorf("home-ua needs exactly one commissar, but the seats have %d", count[Commissar])
+			return fmt.Errorf("%s needs exactly one commissar, but the seats have %d", r.ID, count[Commissar])
 		}
-	case "home-doctor":
+	case DealFree:
 		if count[Doctor] > 1 || count[Commissar] > 1 {
-			return fmt.Errorf("home-doctor allows at most one doctor and one commissar, but the seats have %s", describe(count))
+			return fmt.Errorf("%s allows at most one doctor and one commissar, but the seats have %s", r.ID, describe(count))
 		}
 		if count[Sheriff] > 0 {
-			return fmt.Errorf("home-doctor has a commissar, not a sheriff")
+			return fmt.Errorf("%s has a commissar, not a sheriff", r.ID)
 		}
 	}
 	black := count[Mafia] + count[Don]

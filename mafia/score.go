@@ -100,7 +100,7 @@ func (g *Game) scoreRound(leaver int) {
 	}
 	for i := uint8(0); i < g.nCands; i++ {
 		c := int(g.cands[i])
-		for v := uint32(g.votersOf[i]); v != 0; v &= v - 1 {
+		for v := uint64(g.votersOf[i]); v != 0; v &= v - 1 {
 			voter := trailing(v)
 			if voter == c {
 				continue
@@ -198,7 +198,7 @@ func (g *Game) scoreResult() {
 	}
 	if g.extras() && g.winner == BlackWins && g.ugayka != 0 {
 		if g.opt.UgaykaAllBlacks {
-			for v := uint32(g.black); v != 0; v &= v - 1 {
+			for v := uint64(g.black); v != 0; v &= v - 1 {
 				g.award(trailing(v), ItemClubUgayka, 10)
 			}
 		} else {

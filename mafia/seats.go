@@ -2,11 +2,15 @@ package mafia
 
 import "math/bits"
 
-// MaxSeats is the largest table the engine plays. Sport rule sets seat 7-10; home rule sets may seat more.
-const MaxSeats = 20
+// MaxSeats is the largest table the engine plays. Sport rule sets seat 7-10; home-doctor is played by "six or more"
+// (001 L57, spec section 4) and home-ua by as many as the composition allows (C-44), with no upper limit in the
+// seeds. The limit is the engine's own: a set of seats is one 64-bit word (bit 0 unused), which keeps every rule
+// check a few machine instructions and a game's state a fixed-size value that Apply copies without allocating.
+// 63 players at one table would take over an hour of one-minute speeches per day; no home game comes near.
+const MaxSeats = 63
 
 // Seats is a set of seat numbers (1..MaxSeats), one bit per seat. It is a value: copying it copies the set.
-type Seats uint32
+type Seats uint64
 
 // SeatsOf returns the set holding the given seats.
 func SeatsOf(seats ...int) Seats {
@@ -37,7 +41,7 @@ func (s Seats) Remove(n int) Seats {
 }
 
 // Len is the number of seats in the set.
-func (s Seats) Len() int { return bits.OnesCount32(uint32(s)) }
+func (s Seats) Len() int { return bits.OnesCount64(uint64(s)) }
 
 // Empty reports whether the set has no seats.
 func (s Seats) Empty() bool { return s == 0 }
@@ -45,11 +49,11 @@ func (s Seats) Empty() bool { return s == 0 }
 // List returns the seats in ascending order. It allocates; the engine itself never calls it on the hot path.
 func (s Seats) List() []int {
 	out := make([]int, 0, s.Len())
-	for v := uint32(s); v != 0; v &= v - 1 {
-		out = append(out, bits.TrailingZeros32(v))
+	for v := uint64(s); v != 0; v &= v - 1 {
+		out = append(out, bits.TrailingZeros64(v))
 	}
 	return out
 }
 
 // All returns the set of seats 1..n.
-func allSeats(n int) Seats { return Seats((uint32(1)<<uint(n+1) - 1) &^ 1) }
+func allSeats(n int) Seats { return Seats((uint64(1)<<uint(n+1) - 1) &^ 1) }

@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"mafiaclub/mafia"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -127,7 +128,7 @@ func run(bases []string, n, wave int, pids []int, login, password string) error 
 	if code, _, err := h.post("/login", url.Values{"login": {login}, "password": {password}}); err != nil || code != http.StatusSeeOther {
 		return fmt.Errorf("login: %d %v", code, err)
 	}
-	f := url.Values{"form": {"1"}, "rules": {"fiim-2025-club"}, "n": {"10"}, "deal": {"random"}}
+	f := url.Values{"form": {"1"}, "rules": {mafia.DefaultRuleSetID}, "n": {"10"}, "deal": {"random"}}
 	for i := 1; i <= 10; i++ {
 		f.Set("name"+strconv.Itoa(i), fmt.Sprintf("Spectated %d", i))
 	}

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
+	"time"
 
 	"mafiaclub/internal/convert"
 )
@@ -46,12 +48,15 @@ func importCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// exportCmd is `mafiaclub export --to mafiaratings FILE`: our record as that platform's game JSON on standard
-// output. Exit status: 0 exported, 1 the game cannot be expressed on the platform (or an event of it is rejected
-// by the rules), 2 bad usage or an unreadable or invalid record.
+// exportCmd is `mafiaclub export --to mafiaratings [FIELDS] FILE`: our record as that platform's game JSON on
+// standard output, with the fields mafiaratings' create needs (convert.MRMeta) from the flags or the record's
+// carried fields. Exit status: 0 exported, 1 the game cannot be expressed on the platform, an event of it is
+// rejected by the rules, or create would refuse or drop it (an unfinished game, missing fields: the message lists
+// them), 2 bad usage or an unreadable or invalid record.
 func exportCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	const use = "usage: mafiaclub export --to mafiaratings FILE (\"-\" reads standard input)"
-	to, file, ok := convertArgs(args, "to")
+	const use = "usage: mafiaclub export --to mafiaratings [--event-id N] [--club-id N] [--moderator N] [--language CODE]" +
+		" [--start TIME] [--end TIME] [--player SEAT=ID]... [--draft] FILE (\"-\" reads standard input; TIME is Unix seconds or RFC 3339)"
+	to, file, meta, ok := exportArgs(args)
 	if !ok {
 		fmt.Fprintln(stderr, use)
 		return 2
@@ -65,7 +70,7 @@ func exportCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mafiaclub export: %s: %s\n", file, lineOf(err))
 		return 2
 	}
-	out, err := convert.ExportMafiaratings(data)
+	out, err := convert.ExportMafiaratings(data, meta)
 	if err != nil {
 		return convertFailure(stderr, "export", file, err)
 	}
@@ -103,6 +108,92 @@ func convertArgs(args []string, name string) (value, file string, ok bool) {
 		return "", "", false
 	}
 	return value, rest[0], true
+}
+
+// exportArgs reads export's flags (each as --NAME VALUE or --NAME=VALUE, also with one dash, in any order around
+// FILE).
+func exportArgs(args []string) (to, file string, meta convert.MRMeta, ok bool) {
+	var rest []string
+	seen := map[string]bool{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "-" || !strings.HasPrefix(a, "-") {
+			rest = append(rest, a)
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if name == "draft" && !hasValue {
+			meta.Draft = true
+			continue
+		}
+		if !hasValue {
+			if i+1 >= len(args) {
+				return "", "", meta, false
+			}
+			value = args[i+1]
+			i++
+		}
+		if seen[name] && name != "player" {
+			return "", "", meta, false
+		}
+		seen[name] = true
+		var err error
+		switch name {
+		case "to":
+			to = value
+		case "event-id":
+			meta.EventID, err = positive(value)
+		case "club-id":
+			meta.ClubID, err = positive(value)
+		case "moderator":
+			meta.Moderator, err = positive(value)
+		case "language":
+			meta.Language = value
+		case "start":
+			meta.Start, err = unixTime(value)
+		case "end":
+			meta.End, err = unixTime(value)
+		case "player":
+			seat, id, found := strings.Cut(value, "=")
+			s, err1 := positive(seat)
+			v, err2 := positive(id)
+			if !found || err1 != nil || err2 != nil {
+				return "", "", meta, false
+			}
+			if meta.Players == nil {
+				meta.Players = map[int]int{}
+			}
+			meta.Players[s] = v
+		default:
+			return "", "", meta, false
+		}
+		if err != nil {
+			return "", "", meta, false
+		}
+	}
+	if to == "" || len(rest) != 1 {
+		return "", "", meta, false
+	}
+	return to, rest[0], meta, true
+}
+
+func positive(s string) (int, error) {
+	v, err := strconv.Atoi(s)
+	if err != nil || v <= 0 {
+		return 0, fmt.Errorf("not a positive number: %q", s)
+	}
+	return v, nil
+}
+
+func unixTime(s string) (int64, error) {
+	if v, err := strconv.ParseInt(s, 10, 64); err == nil && v > 0 {
+		return v, nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return 0, err
+	}
+	return t.Unix(), nil
 }
 
 func readInput(file string, stdin io.Reader) ([]byte, error) {

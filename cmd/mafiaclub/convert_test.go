@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -79,13 +80,38 @@ func TestImportCmd(t *testing.T) {
 }
 
 func TestExportCmd(t *testing.T) {
-	code, out, stderr := runConvert(exportCmd, "", "--to", "mafiaratings", "../../examples/club-game.json")
+	args := []string{"--to", "mafiaratings", "--event-id", "7", "--club-id=3", "--moderator", "25", "--language", "ru",
+		"--start", "2026-07-15T19:00:00-06:00", "--end", "1784166000"}
+	for s := 1; s <= 10; s++ {
+		args = append(args, "--player", fmt.Sprintf("%d=%d", s, 100+s))
+	}
+	code, out, stderr := runConvert(exportCmd, "", append(args, "../../examples/club-game.json")...)
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	var game map[string]any
 	if err := json.Unmarshal([]byte(out), &game); err != nil || game["winner"] != "civ" {
 		t.Fatalf("not a mafiaratings game: %v %v", err, game["winner"])
+	}
+	for k, want := range map[string]any{"eventId": 7.0, "clubId": 3.0, "language": "ru", "startTime": 1784163600.0, "endTime": 1784166000.0} {
+		if game[k] != want {
+			t.Errorf("%s: %v, want %v", k, game[k], want)
+		}
+	}
+	if m, _ := game["moderator"].(map[string]any); m["id"] != 25.0 {
+		t.Errorf("moderator %v", game["moderator"])
+	}
+	if p, _ := game["players"].([]any)[9].(map[string]any); p["id"] != 110.0 {
+		t.Errorf("seat 10's id %v", p["id"])
+	}
+	// without the fields create needs, the export is refused with the list; --draft writes it anyway
+	code, _, stderr = runConvert(exportCmd, "", "--to", "mafiaratings", "../../examples/club-game.json")
+	if code != 1 || !strings.Contains(stderr, "it needs eventId (--event-id); clubId (--club-id); moderator (--moderator); language (--language)") ||
+		!strings.Contains(stderr, "the mafiaratings ids of seats 1, 2, 3, 4, 5, 6, 7, 8, 9, 10") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if code, draft, _ := runConvert(exportCmd, "", "--draft", "--to", "mafiaratings", "../../examples/club-game.json"); code != 0 || !strings.Contains(draft, `"winner": "civ"`) {
+		t.Errorf("--draft: exit %d", code)
 	}
 	code, rec, stderr := runConvert(importCmd, out, "--from", "mafiaratings", "-")
 	if code != 0 {
@@ -103,6 +129,8 @@ func TestExportCmd(t *testing.T) {
 		t.Errorf("the round trip changes the result")
 	}
 
+	orig10, _ := os.ReadFile("../../examples/club-game.json")
+	unfinished := string(orig10[:bytes.Index(orig10, []byte(`{"type": "night"}`))]) + `{"type": "night"}]}`
 	home := `{"format": 1, "rules": "home-ua", "seats": [{"seat": 1, "role": "commissar", "name": "A"},
 		{"seat": 2, "role": "citizen", "name": "B"}, {"seat": 3, "role": "mafia", "name": "C"}], "events": []}`
 	for _, c := range []struct {
@@ -116,6 +144,10 @@ func TestExportCmd(t *testing.T) {
 		{"unknown platform", "", []string{"--to", "polemica", "-"}, 2, `unknown platform "polemica"`},
 		{"invalid record", `{"format": 1}`, []string{"--to", "mafiaratings", "-"}, 2, "not a valid game record"},
 		{"home rules", home, []string{"--to", "mafiaratings", "-"}, 1, "cannot be converted"},
+		{"unfinished", unfinished, append(args, "-"), 1, "the game is unfinished; mafiaratings' create refuses a game without a result"},
+		{"unknown flag", "", []string{"--to", "mafiaratings", "--colour", "red", "-"}, 2, "usage"},
+		{"bad player", "", []string{"--to", "mafiaratings", "--player", "3", "-"}, 2, "usage"},
+		{"bad time", "", []string{"--to", "mafiaratings", "--start", "noon", "-"}, 2, "usage"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, out, stderr := runConvert(exportCmd, c.stdin, c.args...)
@@ -130,5 +162,30 @@ func TestExportCmd(t *testing.T) {
 				t.Errorf("stderr %q does not say %q", stderr, c.want)
 			}
 		})
+	}
+}
+
+// `mafiaclub rules` lists every rule set with its options and defaults, the new import options among them.
+func TestRulesCmd(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"rules"}, strings.NewReader(""), &out, &errb); code != 0 || errb.Len() > 0 {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	text := out.String()
+	for _, want := range []string{
+		"fiim-2025-club\tFIIM 2025, club rules (7-10 players; the club's default; exports to mafiaratings)\n",
+		"fsm-2026\tFSM 2026 (10-10 players; exports to mafiaratings)\n",
+		"home-doctor\tHome rules with a doctor (6-63 players)\n",
+		"\tcandidate_self_vote\tdefault false\n",
+		"\tday1_lift_only\tdefault false\n",
+		"\tdoctor_self_heal\trequired\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the list lacks %q:\n%s", want, text)
+		}
+	}
+	// day1_lift_only belongs to fsm-2026 and fiim-2025-club only
+	if strings.Count(text, "\tday1_lift_only\t") != 2 || strings.Count(text, "\tcandidate_self_vote\t") != 1 {
+		t.Errorf("the new options are listed for the wrong rule sets:\n%s", text)
 	}
 }

@@ -113,7 +113,18 @@ func replay(files []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func listRules(stdout io.Writer) int {
 	for _, r := range mafia.RuleSets() {
-		fmt.Fprintf(stdout, "%s\t%s (%d-%d players)\n", r.ID, r.Title, r.MinPlayers, r.MaxPlayers)
+		var marks []string
+		if r.ID == mafia.DefaultRuleSetID {
+			marks = append(marks, "the club's default")
+		}
+		if r.Export == mafia.ExportMafiaratings {
+			marks = append(marks, "exports to mafiaratings")
+		}
+		mark := ""
+		if len(marks) > 0 {
+			mark = "; " + strings.Join(marks, "; ")
+		}
+		fmt.Fprintf(stdout, "%s\t%s (%d-%d players%s)\n", r.ID, r.Title, r.MinPlayers, r.MaxPlayers, mark)
 		for _, k := range r.OptionKeys() {
 			info, _ := r.Option(k)
 			def := "required"

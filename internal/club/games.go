@@ -345,6 +345,12 @@ func (s *Games) ActOnce(ctx context.Context, u *User, st *State, version int64, 
 		if utf8.RuneCountInString(e.Reason) > MaxEventText || utf8.RuneCountInString(e.Note) > MaxEventText {
 			return st, Errorf(Invalid, "a reason or note is at most %d characters", MaxEventText)
 		}
+		switch e.Type {
+		case mafia.EvFoul, mafia.EvWarning, mafia.EvDisqualify:
+			if e.During.Kind == mafia.DuringUnknown {
+				e.During = play.During() // where it fell, for the record (exports keep its moment)
+			}
+		}
 		if err := play.Apply(e.Event); err != nil {
 			return st, &Error{Code: Rejected, Message: err.Error(), Cause: err}
 		}

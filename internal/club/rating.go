@@ -105,5 +105,5 @@ func RoleIndex(role string) int {
 	return -1
 }
 
-// ClubRules is the club's own rule set, named here once: a new game's default.
-const ClubRules = "fiim-2025-club"
+// ClubRules is the club's own rule set (the engine names it once: mafia.DefaultRuleSetID): a new game's default.
+const ClubRules = mafia.DefaultRuleSetID

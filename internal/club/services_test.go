@@ -290,3 +290,22 @@ func TestActionStateServesTheNextPage(t *testing.T) {
 		t.Errorf("a change by another server was missed: version %d", fresh.Game.Version)
 	}
 }
+
+// A foul recorded from the host page says where it fell (the record's "during"), from the engine's state.
+func TestFoulRecordsWhereItFell(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	host := f.users["host"]
+	g := f.clubGame()
+	st, err := f.svc.Games.Act(ctx, host, g.ID, 0, []record.Event{{Event: mafia.Day()}, {Event: mafia.Speech(1)}, {Event: mafia.Foul(4)}})
+	f.must(err)
+	last := st.Record.Events[len(st.Record.Events)-1]
+	if last.During.Kind != mafia.DuringSpeech || last.During.Seat != 1 {
+		t.Errorf("the foul's moment: %+v, want the speech of seat 1", last.During)
+	}
+	again, err := club.NewServices(f.db, f.clock).Games.Load(ctx, f.users["admin"], g.ID) // read from the store
+	f.must(err)
+	if d := again.Record.Events[len(again.Record.Events)-1].During; d != last.During {
+		t.Errorf("stored: %+v, want %+v", d, last.During)
+	}
+}

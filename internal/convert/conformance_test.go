@@ -2,6 +2,7 @@ package convert
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,14 +33,10 @@ func conformance(t testing.TB) string {
 }
 
 // documentedDifferences are the conformance games that no rule set of ours can replay as recorded, each with the
-// test that asserts the difference of rules.
-var documentedDifferences = map[string]string{
-	"mafiaratings/4871.json": "TestMafiaratingsSelfVoteIsARuleDifference",
-	"mafiaratings/4875.json": "TestMafiaratingsSelfVoteIsARuleDifference",
-	"mafiaratings/4876.json": "TestMafiaratingsSelfVoteIsARuleDifference",
-	"polemica/272910.json":   "TestPolemicaSelfVoteIsARuleDifference",
-	"polemica/334187.json":   "TestPolemicaZeroVotingIsARuleDifference",
-}
+// test that asserts the difference of rules. Every game imports now: the candidate's hand against himself
+// (4871, 4875, 4876, 272910) is the option candidate_self_vote, Polemica's liftOnly zero voting (334187) the
+// option day1_lift_only; TestImportedSelfVote and TestPolemicaZeroVotingLiftOnly show them.
+var documentedDifferences = map[string]string{}
 
 func readConformance(t *testing.T, name string) []byte {
 	t.Helper()
@@ -119,46 +116,63 @@ func TestConformanceMafiaratings(t *testing.T) {
 				t.Fatalf("import: %v", err)
 			}
 			g := replayImported(t, im)
-			var top struct {
-				Winner string `json:"winner"`
-			}
-			json.Unmarshal(data, &top)
-			want := map[string]mafia.Winner{"civ": mafia.RedWins, "maf": mafia.BlackWins, "tie": mafia.Draw}[top.Winner]
-			if g.Winner() != want {
-				t.Errorf("winner %v, the platform says %q", g.Winner(), top.Winner)
-			}
-			roles := []mafia.Role{mafia.Citizen, mafia.Sheriff, mafia.Mafia, mafia.Don}
-			for _, p := range derived[id] {
-				s := atoi(t, p.Number)
-				where := fmt.Sprintf("seat %d", s)
-				if r := atoi(t, p.Role); g.Role(s) != roles[r] {
-					t.Errorf("%s: role %v, derived %v", where, g.Role(s), roles[r])
-				}
-				won := (g.Winner() == mafia.RedWins) == (g.Role(s).Team() == mafia.Red)
-				if (p.Won == "1") != won {
-					t.Errorf("%s: won %v, derived %s", where, won, p.Won)
-				}
-				if f := atoi(t, p.Warns); g.Fouls(s) != f {
-					t.Errorf("%s: %d fouls, derived %d", where, g.Fouls(s), f)
-				}
-				out := g.Out(s)
-				round, typ := atoi(t, p.KillRound), atoi(t, p.KillType)
-				if typ <= 0 || round < 0 {
-					if out.How != mafia.NotOut {
-						t.Errorf("%s: left %v on %v %d; derived: survived", where, out.How, out.Phase, out.Number)
-					}
-					continue
-				}
-				wantHow := map[int]mafia.OutHow{1: mafia.OutVoted, 2: mafia.OutKilled, 3: mafia.OutFouls, 4: mafia.OutDisqualified,
-					5: mafia.OutDisqualified, 6: mafia.OutTeamLoss}[typ]
-				if out.How != wantHow || int(out.Number) != round+1 {
-					t.Errorf("%s: left %v on %v %d; derived: kill type %d in round %d", where, out.How, out.Phase, out.Number, typ, round)
-				}
-				if (typ == 1 && out.Phase != mafia.PhaseDay) || (typ == 2 && out.Phase != mafia.PhaseNight) {
-					t.Errorf("%s: left on %v; derived kill type %d", where, out.Phase, typ)
-				}
-			}
+			checkDerived(t, g, data, derived[id])
 		})
+	}
+}
+
+// readDerived reads what mafiaratings' own code derived from each conformance game, by game id.
+func readDerived(t *testing.T) map[string][]derivedPlayer {
+	t.Helper()
+	var derived map[string][]derivedPlayer
+	if err := json.Unmarshal(readConformance(t, "mafiaratings/derived-players.json"), &derived); err != nil {
+		t.Fatal(err)
+	}
+	return derived
+}
+
+// checkDerived compares a replayed game with the platform's game data (its winner) and what the platform derived
+// from it: each seat's role, result, fouls and departure (round and type).
+func checkDerived(t *testing.T, g *mafia.Game, data []byte, derived []derivedPlayer) {
+	t.Helper()
+	var top struct {
+		Winner string `json:"winner"`
+	}
+	json.Unmarshal(data, &top)
+	want := map[string]mafia.Winner{"civ": mafia.RedWins, "maf": mafia.BlackWins, "tie": mafia.Draw}[top.Winner]
+	if g.Winner() != want {
+		t.Errorf("winner %v, the platform says %q", g.Winner(), top.Winner)
+	}
+	roles := []mafia.Role{mafia.Citizen, mafia.Sheriff, mafia.Mafia, mafia.Don}
+	for _, p := range derived {
+		s := atoi(t, p.Number)
+		where := fmt.Sprintf("seat %d", s)
+		if r := atoi(t, p.Role); g.Role(s) != roles[r] {
+			t.Errorf("%s: role %v, derived %v", where, g.Role(s), roles[r])
+		}
+		won := (g.Winner() == mafia.RedWins) == (g.Role(s).Team() == mafia.Red)
+		if (p.Won == "1") != won {
+			t.Errorf("%s: won %v, derived %s", where, won, p.Won)
+		}
+		if f := atoi(t, p.Warns); g.Fouls(s) != f {
+			t.Errorf("%s: %d fouls, derived %d", where, g.Fouls(s), f)
+		}
+		out := g.Out(s)
+		round, typ := atoi(t, p.KillRound), atoi(t, p.KillType)
+		if typ <= 0 || round < 0 {
+			if out.How != mafia.NotOut {
+				t.Errorf("%s: left %v on %v %d; derived: survived", where, out.How, out.Phase, out.Number)
+			}
+			continue
+		}
+		wantHow := map[int]mafia.OutHow{1: mafia.OutVoted, 2: mafia.OutKilled, 3: mafia.OutFouls, 4: mafia.OutDisqualified,
+			5: mafia.OutDisqualified, 6: mafia.OutTeamLoss}[typ]
+		if out.How != wantHow || int(out.Number) != round+1 {
+			t.Errorf("%s: left %v on %v %d; derived: kill type %d in round %d", where, out.How, out.Phase, out.Number, typ, round)
+		}
+		if (typ == 1 && out.Phase != mafia.PhaseDay) || (typ == 2 && out.Phase != mafia.PhaseNight) {
+			t.Errorf("%s: left on %v; derived kill type %d", where, out.Phase, typ)
+		}
 	}
 }
 
@@ -332,69 +346,70 @@ func TestConformancePolemica(t *testing.T) {
 }
 
 // A player's hand against himself while he is a candidate (not the last one, whose default vote is his own)
-// counts on mafiaratings and Polemica; our rule sets never accept it (000 L105; C-03 and the README's decisions,
-// applied by the engine to every rule set). The hand decides the count, so no other reading of these games fits.
-func TestMafiaratingsSelfVoteIsARuleDifference(t *testing.T) {
+// counts on mafiaratings and Polemica; the club forbids it (000 L105, C-03). The importer plays these games under
+// the club's rule set with candidate_self_vote on, says so in the note, and the hand is in the record: with the
+// option off the engine rejects that very vote.
+func TestImportedSelfVote(t *testing.T) {
 	cases := []struct {
-		file        string
-		round, seat int // the platform's round and the seat voting against himself
+		file      string
+		day, seat int // our day and the seat voting against himself
 	}{
-		{"4871.json", 1, 4},
-		{"4875.json", 1, 5},
-		{"4876.json", 2, 10},
+		{"mafiaratings/4871.json", 2, 4},
+		{"mafiaratings/4875.json", 2, 5},
+		{"mafiaratings/4876.json", 3, 10},
+		{"polemica/272910.json", 1, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
-			data := readConformance(t, "mafiaratings/"+c.file)
-			// the recorded fact: the seat votes against himself in the first voting round of that day
-			var top struct {
-				Players []struct {
-					Voting []json.RawMessage `json:"voting"`
-				} `json:"players"`
+			data := readConformance(t, c.file)
+			var im *Imported
+			var err error
+			if strings.HasPrefix(c.file, "polemica/") {
+				im, err = ImportPolemica(data)
+			} else {
+				im, err = ImportMafiaratings(data)
 			}
-			if err := json.Unmarshal(data, &top); err != nil {
+			if err != nil {
 				t.Fatal(err)
 			}
-			raw := top.Players[c.seat-1].Voting[c.round]
-			var first int
-			var list []json.RawMessage
-			if json.Unmarshal(raw, &list) == nil {
-				json.Unmarshal(list[0], &first)
-			} else {
-				json.Unmarshal(raw, &first)
+			rec := im.Record
+			if rec.Rules.ID != mafia.DefaultRuleSetID || !rec.Options.CandidateSelfVote || rec.Options.ClubExtras {
+				t.Fatalf("rule set %s, candidate_self_vote %v, club_extras %v", rec.Rules.ID, rec.Options.CandidateSelfVote, rec.Options.ClubExtras)
 			}
-			if first != c.seat {
-				t.Fatalf("seat %d's first vote in round %d is %d, not himself", c.seat, c.round, first)
+			if note := string(rec.Extra["note"]); !strings.Contains(note, "differ from fiim-2025-club's defaults: candidate_self_vote true, club_extras false") {
+				t.Errorf("the note does not name the options: %s", note)
 			}
-			_, err := ImportMafiaratings(data)
-			checkErr(t, err, true, []string{fmt.Sprintf("seat %d raised his hand against himself", c.seat), "C-03", "rule difference",
-				fmt.Sprintf("day %d, round 1", c.round+1), fmt.Sprintf("players[%d] (seat %d).voting[%d]", c.seat-1, c.seat, c.round)})
+			// the hand is recorded: find the day's vote on the seat with his own hand
+			day, idx := 0, -1
+			for i, e := range rec.Events {
+				if e.Type == mafia.EvDay {
+					day++
+				}
+				if day == c.day && e.Type == mafia.EvVote && e.Target == uint8(c.seat) && e.Voters.Has(c.seat) {
+					idx = i
+					break
+				}
+			}
+			if idx < 0 {
+				t.Fatalf("no vote on seat %d with his own hand on day %d", c.seat, c.day)
+			}
+			off := rec.Options
+			if err := off.Set("candidate_self_vote", mafia.OptionValue{Bool: false}); err != nil {
+				t.Fatal(err)
+			}
+			_, err = mafia.Replay(rec.Rules, off, rec.Roles(), rec.EngineEvents())
+			var re *mafia.ReplayError
+			if !errors.As(err, &re) || re.Index != idx+1 || !errors.Is(err, mafia.ErrSelfVote) {
+				t.Errorf("with candidate_self_vote off: got %v, want event %d rejected as a self-vote", err, idx+1)
+			}
 		})
 	}
 }
 
-func TestPolemicaSelfVoteIsARuleDifference(t *testing.T) {
-	data := readConformance(t, "polemica/272910.json")
-	var m polemicaMatch
-	if err := json.Unmarshal(data, &m); err != nil {
-		t.Fatal(err)
-	}
-	self := false
-	for _, v := range m.Votes {
-		if v.Day == 1 && v.Num != nil && *v.Num == 1 && v.Voter == 1 && v.Candidate == 1 {
-			self = true
-		}
-	}
-	if !self {
-		t.Fatal("seat 1 does not vote against himself in day 1's first round")
-	}
-	_, err := ImportPolemica(data)
-	checkErr(t, err, true, []string{"seat 1 raised his hand against himself", "C-03", "fsm-2026", "fiim-2025-club"})
-}
-
-// Polemica's "zero voting" (zeroVoting "liftOnly") keeps the single leader of the first day's vote at the table;
-// only a lift after a tie removes anyone that day. In every rule set of ours the leader leaves (R31).
-func TestPolemicaZeroVotingIsARuleDifference(t *testing.T) {
+// Polemica's "zero voting" (zeroVoting "liftOnly") keeps the single leader of the first day's vote at the table
+// unless a lift then removes him; Polemica lists only the yes votes of a lift, and game 334187 lists none on day 1.
+// The importer sets day1_lift_only and records the lift with nobody voting yes.
+func TestPolemicaZeroVotingLiftOnly(t *testing.T) {
 	data := readConformance(t, "polemica/334187.json")
 	var m polemicaMatch
 	if err := json.Unmarshal(data, &m); err != nil {
@@ -403,22 +418,24 @@ func TestPolemicaZeroVotingIsARuleDifference(t *testing.T) {
 	if m.ZeroVoting != "liftOnly" {
 		t.Fatalf("zeroVoting %q", m.ZeroVoting)
 	}
-	// seat 1 led day 1's only round, and still voted on day 2
-	count := map[int]int{}
-	votedDay2 := false
-	for _, v := range m.Votes {
-		if v.Day == 1 && v.Num != nil && *v.Num == 1 {
-			count[v.Candidate]++
-		}
-		if v.Day == 2 && v.Voter == 1 {
-			votedDay2 = true
-		}
+	im, err := ImportPolemica(data)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if count[1] != 5 || !votedDay2 {
-		t.Fatalf("day 1 counts %v; seat 1 votes on day 2: %v", count, votedDay2)
+	if !im.Record.Options.Day1LiftOnly {
+		t.Fatalf("day1_lift_only is off")
 	}
-	_, err := ImportPolemica(data)
-	checkErr(t, err, true, []string{"zeroVoting", "seat 1", "R31", "rule difference"})
+	g := replayImported(t, im)
+	d1 := g.Result().Days[0]
+	if len(d1.Rounds) != 2 || !d1.Rounds[1].Lift || d1.Rounds[1].Yes != 0 || len(d1.Out) != 0 {
+		t.Errorf("day 1: rounds %+v, out %v; want a vote, then a lift with no yes, nobody out", d1.Rounds, d1.Out)
+	}
+	if o := g.Out(1); o.Phase == mafia.PhaseDay && o.Number == 1 {
+		t.Errorf("seat 1, day 1's leader, left on day 1")
+	}
+	if !strings.Contains(string(im.Record.Extra["note"]), "day1_lift_only true") {
+		t.Errorf("the note does not name day1_lift_only: %s", im.Record.Extra["note"])
+	}
 }
 
 // Polemica records the don checking a player who already left (game 273009: the sheriff, voted out on day 2,

@@ -86,12 +86,21 @@ const (
 	slEnd                              // after the end of the game
 )
 
-// slot is one moment. num is the engine's night or day number (nights from 1, the acquaintance night).
+// slot is one moment. num is the engine's night or day number (nights from 1, the acquaintance night). who is a
+// seat the platform names beside the moment, which does not change where the moment is: the speaker of a tie
+// speech (slRoundStart) or of a last word (slMorning, slAfterVoting); it goes into the record's "during".
 type slot struct {
 	kind  slotKind
 	num   int
 	round int // voting round, from 0
 	seat  int
+	who   int
+}
+
+// at returns the moment without who, as the builder names the moments it reaches.
+func (s slot) at() slot {
+	s.who = 0
+	return s
 }
 
 func (s slot) String() string {
@@ -312,15 +321,60 @@ func describeEvent(e mafia.Event) string {
 func (b *builder) flush(s slot) error {
 	for i := range b.src.pend {
 		p := &b.src.pend[i]
-		if b.done[p.seq] || p.at != s {
+		if b.done[p.seq] || p.at.at() != s {
 			continue
 		}
 		b.done[p.seq] = true
-		if err := b.apply(p.ev, p.where); err != nil {
+		if err := b.applyPending(p); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// applyPending applies a discipline event at its moment, saying in "during" where it fell (spec section 2).
+func (b *builder) applyPending(p *pending) error {
+	ev := p.ev
+	if ev.Type == mafia.EvFoul || ev.Type == mafia.EvWarning || ev.Type == mafia.EvDisqualify {
+		ev.During = b.duringAt(p.at)
+	}
+	return b.apply(ev, p.where)
+}
+
+// duringAt is the record's "during" for a discipline event the platform places at s: what the platform says,
+// with a seat it leaves out completed from the replay where the replay knows it exactly (the night victim's last
+// word, the candidate voted first in the round). A moment the platform does not give (the end of the game, no
+// time at all) stays unrecorded.
+func (b *builder) duringAt(s slot) mafia.During {
+	now := b.eng.During()
+	switch s.kind {
+	case slNightStart, slAfterShots, slAfterDon, slAfterSheriff:
+		return mafia.During{Kind: mafia.DuringNight}
+	case slMorning, slAfterVoting:
+		if s.who != 0 {
+			return mafia.During{Kind: mafia.DuringLastWord, Seat: uint8(s.who)}
+		}
+		if now.Kind == mafia.DuringLastWord {
+			return now
+		}
+	case slSpeechBefore, slSpeech:
+		return mafia.During{Kind: mafia.DuringSpeech, Seat: uint8(s.seat)}
+	case slVotingStart:
+		return mafia.During{Kind: mafia.DuringNominationsClosed}
+	case slRoundStart:
+		if s.who != 0 {
+			return mafia.During{Kind: mafia.DuringTieSpeech, Seat: uint8(s.who)}
+		}
+		n := b.next()
+		if c := planSeat(&n, mafia.EvVote); c != 0 {
+			return mafia.During{Kind: mafia.DuringVote, Seat: uint8(c)} // the round's first candidate
+		}
+	case slBeforeVote:
+		return mafia.During{Kind: mafia.DuringVote, Seat: uint8(s.seat)}
+	case slBeforeLift:
+		return mafia.During{Kind: mafia.DuringLift}
+	}
+	return mafia.During{}
 }
 
 // stopped reports whether the unfinished game stops at s.
@@ -365,6 +419,7 @@ func (g *game) build() (*Imported, error) {
 	for k, v := range g.extra {
 		extra[k] = v
 	}
+	g.note("%s", g.optionNote())
 	if len(g.notes) > 0 {
 		note, _ := json.Marshal(strings.Join(g.notes, " "))
 		extra["note"] = note
@@ -490,7 +545,7 @@ func (b *builder) victimShot(num int) error {
 			}
 		}
 		b.src.note("Night %d: the platform records seat %d (black) killed by his partners' shots but not his own shot; the kill needs every black to shoot him (R43), so his shot at himself is filled in.", num, victim)
-		return b.apply(record.Event{Event: mafia.Shot(victim, victim), Note: "synthesized: the platform does not record the victim's own shot"},
+		return b.apply(record.Event{Event: mafia.Shot(victim, victim), Reconstructed: true, Note: "synthesized: the platform does not record the victim's own shot"},
 			fmt.Sprintf("night %d", num))
 	}
 	return nil
@@ -786,11 +841,16 @@ func (b *builder) round(num, k int, votes map[int]int, where string) error {
 			}
 		}
 		last := i == len(cands)-1
-		if voters.Has(c) && !last {
-			return gameErr(b.src.voteField(num, k, c), "day %d, round %d: seat %d raised his hand against himself; under %s a candidate never does (000 L105, C-03): a rule difference",
+		selfVote := b.src.options.CandidateSelfVote
+		if voters.Has(c) && !last && !selfVote {
+			return gameErr(b.src.voteField(num, k, c), "day %d, round %d: seat %d raised his hand against himself; under %s without candidate_self_vote a candidate never does (000 L105, C-03): a rule difference",
 				num, k+1, c, b.src.rules.ID)
 		}
-		ev := mafia.Vote(c, voters.Remove(c).List()...)
+		hands := voters
+		if !selfVote || last {
+			hands = hands.Remove(c) // the last candidate's own hand is also his default vote (R26, C-03)
+		}
+		ev := mafia.Vote(c, hands.List()...)
 		if last {
 			rest := b.eng.Alive() &^ cast
 			missing := rest &^ voters
@@ -845,7 +905,7 @@ func (b *builder) lift(num int) error {
 		return b.apply(record.Event{Event: mafia.Lift(f.yes...)}, where)
 	}
 	if b.src.liftYesOnly {
-		b.src.note("Day %d: the platform lists only the yes votes of a lift vote and lists none for the tied seats %v: nobody voted yes.", num, tied)
+		b.src.note("Day %d: the platform lists only the yes votes of a lift vote and lists none for the lift on seats %v: nobody voted yes.", num, tied)
 		return b.apply(record.Event{Event: mafia.Lift()}, where)
 	}
 	left, stayed := 0, 0
@@ -864,10 +924,10 @@ func (b *builder) lift(num int) error {
 	if left > 0 {
 		yes := b.eng.Alive().List()
 		b.src.note("Day %d: the platform did not record the vote on lifting the tied seats %v; they left, so the lift passed; its hands are not known and every player at the table is listed as yes.", num, tied)
-		return b.apply(record.Event{Event: mafia.Lift(yes...), Note: "synthesized: the platform did not record this vote"}, where)
+		return b.apply(record.Event{Event: mafia.Lift(yes...), Reconstructed: true, Note: "synthesized: the platform did not record this vote"}, where)
 	}
 	b.src.note("Day %d: the platform did not record the vote on lifting the tied seats %v; they stayed, so the lift failed; its hands are not known and none is listed.", num, tied)
-	return b.apply(record.Event{Event: mafia.Lift(), Note: "synthesized: the platform did not record this vote"}, where)
+	return b.apply(record.Event{Event: mafia.Lift(), Reconstructed: true, Note: "synthesized: the platform did not record this vote"}, where)
 }
 
 // finish applies what comes after the end: a declared draw the platform records, a best move after a game-ending
@@ -906,7 +966,7 @@ func (b *builder) finish(stopped bool) error {
 			return gameErr(p.where, "its moment (%s) never comes when the game replays under %s", p.at, b.src.rules.ID)
 		}
 		b.done[p.seq] = true
-		if err := b.apply(p.ev, p.where); err != nil {
+		if err := b.applyPending(&p); err != nil {
 			return err
 		}
 	}
@@ -994,11 +1054,40 @@ func sortedKeys[V any](m map[int]V) []int {
 	return keys
 }
 
-// sportRules picks our rule set for a FIIM-lineage platform game: fiim-2025-club, the rule set that plays the FIIM
-// rules for 7 to 10 players, with the club's own extra points off (they are that club's, not the platform's).
+// sportRules picks our rule set for a FIIM-lineage platform game: the club's own rule set (mafia.ClubRules), which
+// plays the FIIM rules for 7 to 10 players, with the club's own extra points off (they are that club's, not the
+// platform's) and a candidate's hand against himself counted, as FIIM tournaments count it (C-03).
 func (g *game) sportRules() {
-	r, _ := mafia.RuleSet("fiim-2025-club")
+	g.useRules(mafia.ClubRules())
+}
+
+// useRules sets the rule set and, for the club's own rule set, the options that make it play another platform's
+// FIIM-lineage game: club_extras off (R86-R94 are the club's points) and candidate_self_vote on (C-03: only the
+// club forbids the hand; mafiaratings and Polemica count it).
+func (g *game) useRules(r *mafia.Rules) {
 	g.rules = r
 	g.options = r.DefaultOptions()
-	g.setOption("club_extras", false)
+	if r.Club {
+		g.setOption("club_extras", false)
+		g.setOption("candidate_self_vote", true)
+	}
+}
+
+// optionNote says which options differ from the rule set's defaults (spec section 4), for the record's note.
+func (g *game) optionNote() string {
+	var diff []string
+	for _, k := range g.rules.OptionKeys() {
+		raw, ok := g.optJSON[k]
+		if !ok {
+			continue
+		}
+		info, _ := g.rules.Option(k)
+		if def, _ := json.Marshal(info.Default.Bool); info.Kind != mafia.OptBool || info.Required || string(raw) != string(def) {
+			diff = append(diff, k+" "+string(raw))
+		}
+	}
+	if len(diff) == 0 {
+		return fmt.Sprintf("Options: %s's defaults.", g.rules.ID)
+	}
+	return fmt.Sprintf("Options that differ from %s's defaults: %s.", g.rules.ID, strings.Join(diff, ", "))
 }

@@ -45,14 +45,48 @@ type mrPlayerOut struct {
 }
 
 type mrGameOut struct {
-	ID        *int          `json:"id,omitempty"`
-	StartTime *int64        `json:"startTime,omitempty"`
-	Rules     string        `json:"rules"`
-	Features  string        `json:"features"`
-	Winner    string        `json:"winner,omitempty"`
-	Time      *mrTime       `json:"time,omitempty"`
-	Players   []mrPlayerOut `json:"players"`
-	Mafiaclub *mrExt        `json:"mafiaclub"`
+	ID           *int            `json:"id,omitempty"`
+	ClubID       *int            `json:"clubId,omitempty"`
+	EventID      *int            `json:"eventId,omitempty"`
+	TournamentID json.RawMessage `json:"tournamentId,omitempty"`
+	StartTime    *int64          `json:"startTime,omitempty"`
+	EndTime      *int64          `json:"endTime,omitempty"`
+	Language     string          `json:"language,omitempty"`
+	Moderator    *mrModerator    `json:"moderator,omitempty"`
+	Rules        string          `json:"rules"`
+	Features     string          `json:"features"`
+	Winner       string          `json:"winner,omitempty"`
+	Time         *mrTime         `json:"time,omitempty"`
+	Players      []mrPlayerOut   `json:"players"`
+	Mafiaclub    *mrExt          `json:"mafiaclub"`
+}
+
+type mrModerator struct {
+	ID int `json:"id"`
+}
+
+// MRMeta are the fields mafiaratings' create (its api/ops/game.php op=create, the call its judge page makes)
+// needs beside the game itself: without a result it answers "Unknown result", and without eventId it answers
+// 200 and stores nothing. Zero fields are taken from the record's carried fields (the importer keeps the
+// platform's in "mafiaratings", "started" and "ended"; seats' "player" ids "mafiaratings:N"); the export refuses,
+// with the list, what is still missing.
+type MRMeta struct {
+	EventID, ClubID, Moderator int
+	Language                   string
+	Start, End                 int64       // Unix seconds
+	Players                    map[int]int // seat -> the player's mafiaratings user id
+	// Draft writes the export even when create would refuse it or drop it (an unfinished game, missing
+	// fields): for reading it or importing it back, never for op=create.
+	Draft bool
+}
+
+// mrCarried is the "mafiaratings" field an import carries in the record: the platform's fields of the game that
+// our record has no place for.
+type mrCarried struct {
+	ClubID    int    `json:"clubId,omitempty"`
+	EventID   int    `json:"eventId,omitempty"`
+	Moderator int    `json:"moderator,omitempty"`
+	Language  string `json:"language,omitempty"`
 }
 
 // exporter walks a record through the engine and notes each fact in the platform's form.
@@ -68,30 +102,30 @@ type exporter struct {
 	inRound bool
 	// votedToday: a vote was recorded today, so the speeches are over whatever the plan says
 	votedToday bool
-	// by day (engine number): voter -> votes per round; lift votes
-	votes map[int]map[int][]int
-	nRnd  map[int]int
-	lifts map[int]map[int]bool
-	out   mrGameOut
-	ext   mrExt
-	bonus map[int]int
+	// by day (engine number): voter -> votes per round; lift votes; whether a day's lift was reconstructed
+	votes   map[int]map[int][]int
+	nRnd    map[int]int
+	lifts   map[int]map[int]bool
+	liftRec map[int]bool
+	out     mrGameOut
+	ext     mrExt
+	bonus   map[int]int
 }
 
-// ExportMafiaratings turns our record into a mafiaratings game JSON. Only a 10-seat game of a sport rule set can
-// be expressed there; an event the rules reject ends the export with an error naming it.
-func ExportMafiaratings(data []byte) ([]byte, error) {
+// ExportMafiaratings turns our record into a mafiaratings game JSON. Only a 10-seat game of a rule set that
+// exports there (mafia.Rules.Export) can be expressed; an event the rules reject ends the export with an error
+// naming it. Unless meta.Draft, an unfinished game and a game without the fields create needs are refused.
+func ExportMafiaratings(data []byte, meta MRMeta) ([]byte, error) {
 	rec, err := record.Decode(data)
 	if err != nil {
 		return nil, inputErr("", "not a valid game record: %v", err)
 	}
-	return ExportRecord(rec)
+	return ExportRecord(rec, meta)
 }
 
 // ExportRecord is ExportMafiaratings for a decoded record.
-func ExportRecord(rec *record.Record) ([]byte, error) {
-	switch rec.Rules.ID {
-	case "fiim-2025-club", "fsm-2026", "fiim-xcraft":
-	default:
+func ExportRecord(rec *record.Record, meta MRMeta) ([]byte, error) {
+	if rec.Rules.Export != mafia.ExportMafiaratings {
 		return nil, gameErr("rules", "mafiaratings plays sport mafia with a sheriff and a don; %s cannot be expressed there", rec.Rules.ID)
 	}
 	n := len(rec.Seats)
@@ -103,7 +137,7 @@ func ExportRecord(rec *record.Record) ([]byte, error) {
 		return nil, inputErr("", "%v", err)
 	}
 	x := &exporter{rec: rec, eng: eng, n: n, nomBy: map[int]bool{}, votes: map[int]map[int][]int{},
-		nRnd: map[int]int{}, lifts: map[int]map[int]bool{}, bonus: map[int]int{}}
+		nRnd: map[int]int{}, lifts: map[int]map[int]bool{}, liftRec: map[int]bool{}, bonus: map[int]int{}}
 	x.out.Players = make([]mrPlayerOut, n)
 	x.ext = mrExt{Rules: rec.Rules.ID, Options: rec.OptionJSON, Extra: rec.Extra}
 	hasProfiles := false
@@ -138,6 +172,9 @@ func ExportRecord(rec *record.Record) ([]byte, error) {
 		}
 	}
 	x.finish()
+	if err := x.meta(meta); err != nil {
+		return nil, err
+	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -180,7 +217,62 @@ func (x *exporter) now() mrTime {
 		k := x.round
 		return mrTime{Round: r, Time: "voting", VotingRound: &k, Nominee: planSeat(&n, mafia.EvVote)}
 	}
-	return mrTime{Round: r, Time: "day kill speaking"}
+	t := mrTime{Round: r, Time: "day kill speaking"}
+	if d := x.eng.During(); d.Kind == mafia.DuringLastWord {
+		t.Speaker = int(d.Seat)
+	}
+	return t
+}
+
+// timeOf is the platform's game time of moment d (the record's "during"), in the form its server checks: a
+// speech or a day last word names the speaker, a vote its round and nominee, a tie speech its round and speaker,
+// the lift its round (include/game.php check_gametime).
+func (x *exporter) timeOf(d mafia.During) mrTime {
+	phase, num := x.eng.Phase()
+	r, k := num-1, x.round
+	switch d.Kind {
+	case mafia.DuringNight:
+		if phase == mafia.PhaseNight {
+			return x.now()
+		}
+	case mafia.DuringSpeech:
+		t := mrTime{Round: r, Time: "speaking", Speaker: int(d.Seat)}
+		if int(d.Seat) == x.speaker && !x.nomBy[x.speaker] && x.eng.Next().Allowed.Has(mafia.EvNominate) {
+			t.BeforeNomination = true
+		}
+		return t
+	case mafia.DuringTieSpeech:
+		return mrTime{Round: r, Time: "voting", VotingRound: &k, Speaker: int(d.Seat)}
+	case mafia.DuringLastWord:
+		if o := x.eng.Out(int(d.Seat)); o.How == mafia.OutKilled {
+			return mrTime{Round: r, Time: "night kill speaking"}
+		}
+		return mrTime{Round: r, Time: "day kill speaking", Speaker: int(d.Seat)}
+	case mafia.DuringNominationsClosed:
+		return mrTime{Round: r, Time: "voting start"}
+	case mafia.DuringVote:
+		return mrTime{Round: r, Time: "voting", VotingRound: &k, Nominee: int(d.Seat)}
+	case mafia.DuringLift:
+		return mrTime{Round: r, Time: "voting kill all", VotingRound: &k}
+	}
+	t := x.now()
+	if t.Time == "night kill speaking" {
+		t.Time = "day start" // the morning of a day without a victim
+	}
+	return t
+}
+
+// disciplineTime is when a discipline event falls: its "during", or, where the record has none, the moment the
+// engine names now (without guessing which tied candidate is speaking).
+func (x *exporter) disciplineTime(e record.Event) mrTime {
+	d := e.During
+	if d.Kind == mafia.DuringUnknown {
+		d = x.eng.During()
+		if d.Kind == mafia.DuringTieSpeech {
+			d.Seat = 0
+		}
+	}
+	return x.timeOf(d)
 }
 
 func (x *exporter) event(idx int, e record.Event) error {
@@ -194,6 +286,17 @@ func (x *exporter) event(idx int, e record.Event) error {
 	}
 	if before.Time == "speaking" && x.speaker != 0 && !x.nomBy[x.speaker] && n.Allowed.Has(mafia.EvNominate) {
 		before.BeforeNomination = true
+	}
+	switch e.Type {
+	case mafia.EvFoul, mafia.EvWarning, mafia.EvDisqualify, mafia.EvTeamLoss:
+		before = x.disciplineTime(e)
+	}
+	if e.Reconstructed {
+		switch e.Type {
+		case mafia.EvDay, mafia.EvNight, mafia.EvSpeech, mafia.EvShot, mafia.EvLift:
+		default:
+			return gameErr(fmt.Sprintf("event %d (%s)", idx, e.Type), "an importer reconstructed it, and mafiaratings has no way to say so; an export states only what the record holds")
+		}
 	}
 	if err := x.eng.Apply(e.Event); err != nil {
 		return gameErr(fmt.Sprintf("event %d (%s)", idx, e.Type), "rejected by %s: %v; only the accepted part of a game can be exported", x.rec.Rules.ID, err)
@@ -248,8 +351,12 @@ func (x *exporter) event(idx int, e record.Event) error {
 			m[s] = e.Voters.Has(s)
 		}
 		x.lifts[num] = m
+		x.liftRec[num] = e.Reconstructed
 	case mafia.EvShot:
 		x.stage = "shooting"
+		if e.Reconstructed {
+			break // an export states only what the record holds: the importer reconstructs it again
+		}
 		pl := p(seat)
 		k := num - 2
 		for len(pl.Shooting) <= k {
@@ -358,6 +465,27 @@ func (x *exporter) finish() {
 	}
 	o.Rules = string(code)
 	o.Features = "gsdutclhvknwr"
+	for _, rec := range x.liftRec {
+		if rec {
+			// A lift vote the importer reconstructed is not a recorded fact: the game says its kill-all votes
+			// were not recorded ("k" is a game-wide feature), and the recorded ones travel in our field.
+			o.Features = "gsdutclhvnwr"
+			for _, day := range sortedKeys(x.lifts) {
+				if x.liftRec[day] {
+					continue
+				}
+				l := mrExtLift{Round: day - 1}
+				for _, s := range sortedKeys(x.lifts[day]) {
+					if x.lifts[day][s] {
+						l.Yes = append(l.Yes, s)
+					}
+				}
+				x.ext.Lifts = append(x.ext.Lifts, l)
+			}
+			x.lifts = map[int]map[int]bool{}
+			break
+		}
+	}
 	switch x.eng.Winner() {
 	case mafia.RedWins:
 		o.Winner = "civ"
@@ -385,14 +513,8 @@ func (x *exporter) finish() {
 			}
 		}
 	}
-	if raw, ok := x.rec.Extra["started"]; ok {
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
-			if t, err := time.Parse(time.RFC3339, s); err == nil {
-				u := t.Unix()
-				o.StartTime = &u
-			}
-		}
+	if u := x.carriedTime("started"); u != 0 {
+		o.StartTime = &u
 	}
 	for day, players := range x.votes {
 		for s, rounds := range players {
@@ -415,6 +537,103 @@ func (x *exporter) finish() {
 		x.ext.Adjust = nil
 	}
 	o.Mafiaclub = &x.ext
+}
+
+// meta fills the fields mafiaratings' create needs (MRMeta) from meta and the record's carried fields and, unless
+// meta.Draft, refuses an export create would refuse or drop, naming what is missing.
+func (x *exporter) meta(m MRMeta) error {
+	o := &x.out
+	var c mrCarried
+	if raw, ok := x.rec.Extra["mafiaratings"]; ok {
+		json.Unmarshal(raw, &c)
+	}
+	pick := func(flag, carried int) *int {
+		if flag != 0 {
+			return &flag
+		}
+		if carried != 0 {
+			return &carried
+		}
+		return nil
+	}
+	o.EventID, o.ClubID = pick(m.EventID, c.EventID), pick(m.ClubID, c.ClubID)
+	if id := pick(m.Moderator, c.Moderator); id != nil {
+		o.Moderator = &mrModerator{ID: *id}
+	}
+	o.Language = c.Language
+	if m.Language != "" {
+		o.Language = m.Language
+	}
+	if m.Start != 0 {
+		o.StartTime = &m.Start
+	}
+	end := m.End
+	if end == 0 {
+		end = x.carriedTime("ended")
+	}
+	if end != 0 {
+		o.EndTime = &end
+	}
+	if raw, ok := x.rec.Extra["tournament"]; ok {
+		var v int
+		if json.Unmarshal(raw, &v) == nil {
+			o.TournamentID = raw
+		}
+	}
+	for s, id := range m.Players {
+		if s >= 1 && s <= x.n {
+			v := id
+			o.Players[s-1].ID = &v
+		}
+	}
+	if m.Draft {
+		return nil
+	}
+	if !x.eng.Finished() {
+		return gameErr("winner", "the game is unfinished; mafiaratings' create refuses a game without a result (\"Unknown result\")")
+	}
+	var missing []string
+	need := func(ok bool, what string) {
+		if !ok {
+			missing = append(missing, what)
+		}
+	}
+	need(o.EventID != nil, "eventId (--event-id)")
+	need(o.ClubID != nil, "clubId (--club-id)")
+	need(o.Moderator != nil, "moderator (--moderator)")
+	need(o.Language != "", "language (--language)")
+	need(o.StartTime != nil, "startTime (--start, or the record's \"started\")")
+	need(o.EndTime != nil, "endTime (--end, or the record's \"ended\")")
+	var noID []string
+	for i := range o.Players {
+		if o.Players[i].ID == nil {
+			noID = append(noID, strconv.Itoa(i+1))
+		}
+	}
+	if len(noID) > 0 {
+		missing = append(missing, "the mafiaratings ids of seats "+strings.Join(noID, ", ")+" (--player SEAT=ID, or the seat's \"player\" mafiaratings:ID)")
+	}
+	if len(missing) > 0 {
+		return gameErr("", "mafiaratings' create would refuse or drop this export; it needs %s", strings.Join(missing, "; "))
+	}
+	return nil
+}
+
+// carriedTime reads a carried RFC 3339 time ("started", "ended") as Unix seconds; 0 when absent.
+func (x *exporter) carriedTime(key string) int64 {
+	raw, ok := x.rec.Extra[key]
+	if !ok {
+		return 0
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return 0
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return 0
+	}
+	return t.Unix()
 }
 
 // setVoting writes a player's votes of one day: a seat for a single round, else one seat per round (null where

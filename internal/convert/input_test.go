@@ -17,7 +17,7 @@ import (
 func validMafiaratings(t testing.TB) map[string]any {
 	t.Helper()
 	ar := goldenRecordTB(t, "../../mafia/testdata/golden/fiim-2025-club/full-game-red-wins.txtar")
-	out, err := ExportRecord(ar)
+	out, err := ExportRecord(ar, MRMeta{Draft: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,10 +228,10 @@ func TestPolemicaErrors(t *testing.T) {
 }
 
 func TestExportErrors(t *testing.T) {
-	_, err := ExportMafiaratings([]byte(`{"format": 2}`))
+	_, err := ExportMafiaratings([]byte(`{"format": 2}`), MRMeta{})
 	checkErr(t, err, false, []string{"not a valid game record", "format"})
 	rec := goldenRecordTB(t, "../../mafia/testdata/golden/fiim-2025-club/reject-self-vote.txtar")
-	_, err = ExportRecord(rec)
+	_, err = ExportRecord(rec, MRMeta{Draft: true})
 	checkErr(t, err, true, []string{"rejected by fiim-2025-club", "only the accepted part"})
 }
 
@@ -304,7 +304,7 @@ func FuzzExportMafiaratings(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		out, err := ExportMafiaratings(data)
+		out, err := ExportMafiaratings(data, MRMeta{Draft: true})
 		if err != nil {
 			return
 		}

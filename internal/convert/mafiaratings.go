@@ -3,6 +3,7 @@ package convert
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,6 +28,7 @@ type mrExt struct {
 	Adjust     []mrExtAdjust              `json:"adjust,omitempty"`
 	Discipline []mrExtDiscipline          `json:"discipline,omitempty"`
 	Checks     []mrExtCheck               `json:"checks,omitempty"`
+	Lifts      []mrExtLift                `json:"lifts,omitempty"`
 	Extra      map[string]json.RawMessage `json:"extra,omitempty"`
 }
 
@@ -51,6 +53,13 @@ type mrExtCheck struct {
 	Night  int `json:"night"`
 	By     int `json:"by"`
 	Target int `json:"target"`
+}
+
+// mrExtLift is a recorded lift vote of a game whose export leaves out the kill-all votes because another of its
+// lift votes was reconstructed ("k" says for the whole game whether they are recorded). Round is the platform's.
+type mrExtLift struct {
+	Round int   `json:"round"`
+	Yes   []int `json:"yes"`
 }
 
 // mrRules are the digits of the platform's 13-digit rules code (szotin/mafiaratings include/rules.php).
@@ -297,6 +306,43 @@ func parseMafiaratings(data []byte) (*game, error) {
 		}
 		g.extra["started"], _ = json.Marshal(time.Unix(int64(st), 0).UTC().Format(time.RFC3339))
 	}
+	var carried mrCarried
+	for _, f := range []struct {
+		key string
+		dst *int
+	}{{"clubId", &carried.ClubID}, {"eventId", &carried.EventID}} {
+		if present(top, f.key) {
+			if *f.dst, err = intOf(top[f.key], f.key); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if present(top, "moderator") {
+		m, err := objOf(top["moderator"], "moderator")
+		if err != nil {
+			return nil, err
+		}
+		if present(m, "id") {
+			if carried.Moderator, err = intOf(m["id"], "moderator.id"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if present(top, "language") {
+		if carried.Language, err = strOf(top["language"], "language"); err != nil {
+			return nil, err
+		}
+	}
+	if carried != (mrCarried{}) {
+		g.extra["mafiaratings"], _ = json.Marshal(carried)
+	}
+	if present(top, "endTime") {
+		et, err := intOf(top["endTime"], "endTime")
+		if err != nil {
+			return nil, err
+		}
+		g.extra["ended"], _ = json.Marshal(time.Unix(int64(et), 0).UTC().Format(time.RFC3339))
+	}
 	if present(top, "tournamentId") {
 		g.extra["tournament"] = json.RawMessage(strings.TrimSpace(string(top["tournamentId"])))
 	}
@@ -330,12 +376,13 @@ func (g *game) mrRules(r mrRules) error {
 	g.sportRules()
 	g.setOption("xcraft_7_6_two_of_four_no_lift", r.splitOnFour == 1)
 	g.setOption("xcraft_7_8_short_speech", r.threeFouls == 0)
-	g.note("%s", fmt.Sprintf("Imported from mafiaratings (rules code %s). Rule set fiim-2025-club: the platform's FIIM rules as that code sets them match it "+
+	g.note("%s", fmt.Sprintf("Imported from mafiaratings (rules code %s). Rule set %s: the platform's FIIM rules as that code sets them match it "+
 		"(the day opens with the seat after the previous opener, R16/C-01; the non-voter's vote goes to the last candidate, R26; "+
 		"a repeated tie goes to a lift vote, never one covering everyone at the table, R35/C-09; the first night victim makes the best move unless two left on day 1, C-07; "+
 		"4 fouls remove a player, R64); nights and days are numbered ours, the platform's round plus one; club_extras off (the club's own points, not the platform's); "+
+		"candidate_self_vote on (FIIM tournaments count a candidate's hand against himself, C-03); "+
 		"xcraft_7_6_two_of_four_no_lift %v (splitOnFour %d); xcraft_7_8_short_speech %v (threeFouls %d).",
-		r.code, r.splitOnFour == 1, r.splitOnFour, r.threeFouls == 0, r.threeFouls))
+		r.code, g.rules.ID, r.splitOnFour == 1, r.splitOnFour, r.threeFouls == 0, r.threeFouls))
 	if r.firstVoting != 0 {
 		g.note("The platform's first-day rule %d (7.16: the winner of the day-1 vote does not simply leave) is not ours; it matters only if day 1 was voted.", r.firstVoting)
 	}
@@ -437,14 +484,19 @@ func mrSlot(t map[string]json.RawMessage, n int, where string) (slot, error) {
 		if ok {
 			return slot{kind: slBeforeVote, num: num, round: k, seat: s}, nil
 		}
-		if _, _, err := seatField("speaker"); err != nil { // a tie speech before the re-vote
+		sp, _, err := seatField("speaker") // a tie speech before the re-vote
+		if err != nil {
 			return slot{}, err
 		}
-		return slot{kind: slRoundStart, num: num, round: k}, nil
+		return slot{kind: slRoundStart, num: num, round: k, who: sp}, nil
 	case "voting kill all":
 		return slot{kind: slBeforeLift, num: num}, nil
 	case "day kill speaking":
-		return slot{kind: slAfterVoting, num: num}, nil
+		sp, _, err := seatField("speaker")
+		if err != nil {
+			return slot{}, err
+		}
+		return slot{kind: slAfterVoting, num: num, who: sp}, nil
 	case "end":
 		return slot{kind: slEnd}, nil
 	}
@@ -458,6 +510,7 @@ func mrStop(t map[string]json.RawMessage, n int) (slot, error) {
 	if err != nil {
 		return slot{}, err
 	}
+	at = at.at()
 	switch {
 	case at.kind == slEnd:
 		return slot{}, inputErr("time", "an unfinished game cannot stop at its end")
@@ -805,8 +858,8 @@ func (g *game) mrBonus(seat int, p map[string]json.RawMessage) {
 		if h == 0 {
 			return
 		}
-		if g.rules.ID == "fiim-2025-club" && !mafiaAdjustStep(h) {
-			g.note("Seat %d's bonus of %s points is not recorded: fiim-2025-club adjusts in steps of 0.1, 0.3 or 0.5 (R84).", seat, record.FormatPoints(h))
+		if steps := g.rules.AdjustSteps(); steps != nil && !slices.Contains(steps, h) {
+			g.note("Seat %d's bonus of %s points is not recorded: %s adjusts in steps of 0.1, 0.3 or 0.5 (R84).", seat, record.FormatPoints(h), g.rules.ID)
 			return
 		}
 		ev := record.Event{Event: mafia.Adjust(seat, h), Reason: "mafiaratings bonus"}
@@ -819,14 +872,6 @@ func (g *game) mrBonus(seat int, p map[string]json.RawMessage) {
 		return
 	}
 	g.note("Seat %d's title %s is not part of the record.", seat, short(raw))
-}
-
-func mafiaAdjustStep(h int) bool {
-	switch h {
-	case 10, 30, 50, -10, -30, -50:
-		return true
-	}
-	return false
 }
 
 // mrExtFacts adds what our export carried beside the platform's fields.
@@ -871,6 +916,18 @@ func (g *game) mrExtFacts(ext *mrExt) error {
 			return inputErr(w+".type", "unknown type %q", d.Type)
 		}
 		g.addPending(at, record.Event{Event: ev, Reason: d.Reason}, w)
+	}
+	for i, l := range ext.Lifts {
+		w := fieldf("mafiaclub.lifts[%d]", i)
+		if l.Round < 0 || l.Round > 50 {
+			return inputErr(w, "not a day of this game")
+		}
+		for _, s := range l.Yes {
+			if s < 1 || s > n {
+				return inputErr(w, "seat %d does not exist", s)
+			}
+		}
+		g.lifts[l.Round+1] = liftFact{recorded: true, yes: l.Yes, where: w}
 	}
 	for i, c := range ext.Checks {
 		w := fieldf("mafiaclub.checks[%d]", i)

@@ -18,14 +18,19 @@ import (
 // disqualifications.
 
 // polemicaRuleSets are tried in this order; the first under which the whole game replays is chosen. Polemica
-// does not record the rules a game was played by; it serves FSM tournaments as well as FIIM-lineage ones.
-var polemicaRuleSets = []string{"fsm-2026", "fiim-2025-club"}
+// does not record the rules a game was played by; it serves FSM tournaments as well as FIIM-lineage ones, so the
+// FSM rules come first, then the club's own rule set, which plays the FIIM rules (mafia.ClubRules).
+func polemicaRuleSets() []*mafia.Rules {
+	fsm, _ := mafia.RuleSet("fsm-2026")
+	return []*mafia.Rules{fsm, mafia.ClubRules()}
+}
 
 // ImportPolemica converts one Polemica match JSON to our record.
 func ImportPolemica(data []byte) (*Imported, error) {
 	var misfits []string
-	for _, id := range polemicaRuleSets {
-		g, err := parsePolemica(data, id)
+	for _, r := range polemicaRuleSets() {
+		id := r.ID
+		g, err := parsePolemica(data, r)
 		if err != nil {
 			return nil, err // malformed input, or a difference no rule set can bridge
 		}
@@ -61,7 +66,7 @@ func withMisfits(im *Imported, misfits []string) (*Imported, error) {
 	return &Imported{Record: rec, Game: im.Game, Notes: notes}, nil
 }
 
-func parsePolemica(data []byte, rulesID string) (*game, error) {
+func parsePolemica(data []byte, r *mafia.Rules) (*game, error) {
 	top, err := decodeObject(data, "")
 	if err != nil {
 		return nil, err
@@ -90,12 +95,7 @@ func parsePolemica(data []byte, rulesID string) (*game, error) {
 	g.voteField = func(day, round, voter int) string {
 		return fmt.Sprintf("votes (day %d, num %d, voter %d)", day, round+1, voter)
 	}
-	r, _ := mafia.RuleSet(rulesID)
-	g.rules = r
-	g.options = r.DefaultOptions()
-	if rulesID == "fiim-2025-club" {
-		g.setOption("club_extras", false)
-	}
+	g.useRules(r)
 	g.seats = make([]record.Seat, n)
 	players := make([]map[string]json.RawMessage, n+1)
 	for i, raw := range plist {
@@ -253,7 +253,15 @@ func parsePolemica(data []byte, rulesID string) (*game, error) {
 			g.roundsAt[day] = "votes"
 		}
 	}
-	if zv := polemicaZeroVoting(top); zv != "" && len(g.rounds[1]) > 0 {
+	zv := polemicaZeroVoting(top)
+	if zv == "liftOnly" {
+		// The first day's vote only puts its leader to the lift question: the option day1_lift_only.
+		if _, ok := r.Option("day1_lift_only"); !ok {
+			return nil, gameErr("zeroVoting", "Polemica's zero voting %q needs the option day1_lift_only, which %s does not have: a rule difference", zv, r.ID)
+		}
+		g.setOption("day1_lift_only", true)
+		g.note("Polemica's zero voting %q: on day 1 the leader of the vote leaves only if more than half of the table then votes to lift him (option day1_lift_only); Polemica lists only the yes votes of a lift.", zv)
+	} else if zv != "" && len(g.rounds[1]) > 0 {
 		last := g.rounds[1][len(g.rounds[1])-1]
 		if leader, ok := uniqueLeader(last); ok {
 			return nil, gameErr("zeroVoting", "day 1: under Polemica's zero voting %q the leader of the first day's vote, seat %d, stays at the table; in every rule set of ours he leaves (R31): a rule difference",
@@ -348,9 +356,9 @@ func parsePolemica(data []byte, rulesID string) (*game, error) {
 		}
 	}
 	g.extra["source"], _ = json.Marshal("polemica")
-	why := "fsm-2026: Polemica serves FSM tournaments and the whole game replays under the FSM rules."
-	if rulesID == "fiim-2025-club" {
-		why = "fiim-2025-club: the game follows the FIIM tie procedure (a re-vote of every tied set, then a lift vote by more than half of the table, R33-R35), which fsm-2026 does not have (R36, R40); club_extras off (the club's own points, not the platform's)."
+	why := r.ID + ": Polemica serves FSM tournaments and the whole game replays under the FSM rules."
+	if r.Club {
+		why = r.ID + ": the game follows the FIIM tie procedure (a re-vote of every tied set, then a lift vote by more than half of the table, R33-R35), which fsm-2026 does not have (R36, R40); club_extras off (the club's own points, not the platform's); candidate_self_vote on (Polemica counts a candidate's hand against himself, C-03)."
 	}
 	g.notes = append([]string{fmt.Sprintf("Imported from Polemica (match JSON version 4). Rule set %s Speech events are synthesized in the rule set's speaking order (the platform records none); nominations follow it. Nights are numbered ours: Polemica's night n is our night n+1.", why)}, g.notes...)
 	return g, nil
@@ -453,7 +461,7 @@ func polemicaSlot(st map[string]json.RawMessage, n int, where string) (slot, err
 		if err := needDay(); err != nil {
 			return slot{}, err
 		}
-		return slot{kind: slRoundStart, num: day, round: max(voting, 1)}, nil
+		return slot{kind: slRoundStart, num: day, round: max(voting, 1), who: player}, nil
 	case "voting":
 		if err := needDay(); err != nil {
 			return slot{}, err
@@ -472,12 +480,12 @@ func polemicaSlot(st map[string]json.RawMessage, n int, where string) (slot, err
 		if err := needDay(); err != nil {
 			return slot{}, err
 		}
-		return slot{kind: slAfterVoting, num: day}, nil
+		return slot{kind: slAfterVoting, num: day, who: player}, nil
 	case "shooted":
 		if err := needDay(); err != nil {
 			return slot{}, err
 		}
-		return slot{kind: slMorning, num: day}, nil
+		return slot{kind: slMorning, num: day, who: player}, nil
 	case "shooting":
 		return slot{kind: slAfterShots, num: day + 1}, nil
 	case "donCheck":

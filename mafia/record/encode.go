@@ -97,6 +97,19 @@ func writeEvent(b *bytes.Buffer, e Event) {
 		b.WriteString(", \"reason\": ")
 		writeString(b, e.Reason)
 	}
+	if e.During.Kind != mafia.DuringUnknown {
+		b.WriteString(", \"during\": ")
+		writeString(b, e.During.Kind.String())
+		switch e.During.Kind {
+		case mafia.DuringVote:
+			num("candidate", int(e.During.Seat))
+		case mafia.DuringSpeech, mafia.DuringTieSpeech, mafia.DuringLastWord:
+			num("speaker", int(e.During.Seat))
+		}
+	}
+	if e.Reconstructed {
+		b.WriteString(", \"reconstructed\": true")
+	}
 	if e.At != "" {
 		b.WriteString(", \"at\": ")
 		writeString(b, e.At)

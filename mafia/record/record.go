@@ -44,6 +44,12 @@ type Event struct {
 	At     string // RFC 3339, as recorded; empty when absent
 	Note   string
 	Reason string
+	// During is where a foul, warning or disqualification fell ("during" with "speaker" or "candidate", spec
+	// section 2); the zero value when not recorded. The engine never reads it.
+	During mafia.During
+	// Reconstructed marks an event an importer reconstructed because the source platform did not record it
+	// ("reconstructed": true, spec section 2); an exporter never presents it as recorded fact.
+	Reconstructed bool
 }
 
 // Error is a record that is not valid: Where says where (a field, "seat 3", "event 12 (vote)"), What says what is
@@ -283,9 +289,9 @@ var eventFields = map[mafia.EventType]struct{ need, may []string }{
 	mafia.EvCheck:      {need: []string{"by", "target"}},
 	mafia.EvHeal:       {need: []string{"by", "target"}},
 	mafia.EvBestMove:   {need: []string{"by", "targets"}},
-	mafia.EvFoul:       {need: []string{"seat"}},
-	mafia.EvWarning:    {need: []string{"seat"}},
-	mafia.EvDisqualify: {need: []string{"seat"}, may: []string{"reason"}},
+	mafia.EvFoul:       {need: []string{"seat"}, may: []string{"during"}},
+	mafia.EvWarning:    {need: []string{"seat"}, may: []string{"during"}},
+	mafia.EvDisqualify: {need: []string{"seat"}, may: []string{"reason", "during"}},
 	mafia.EvTeamLoss:   {need: []string{"seat"}, may: []string{"reason"}},
 	mafia.EvAdjust:     {need: []string{"seat", "points"}, may: []string{"reason"}},
 	mafia.EvDraw:       {may: []string{"reason"}},
@@ -316,7 +322,7 @@ func (rec *Record) decodeEvents(raw json.RawMessage) error {
 		}
 		where := fmt.Sprintf("event %d (%s)", i+1, typ)
 		spec := eventFields[t]
-		allowed := map[string]bool{"type": true, "at": true, "note": true}
+		allowed := map[string]bool{"type": true, "at": true, "note": true, "reconstructed": true}
 		for _, f := range spec.need {
 			allowed[f] = true
 			if _, ok := fields[f]; !ok {
@@ -325,6 +331,9 @@ func (rec *Record) decodeEvents(raw json.RawMessage) error {
 		}
 		for _, f := range spec.may {
 			allowed[f] = true
+		}
+		if _, ok := fields["during"]; ok && allowed["during"] {
+			allowed["speaker"], allowed["candidate"] = true, true // checked with "during" below
 		}
 		for f := range fields {
 			if !allowed[f] {
@@ -390,6 +399,16 @@ func (rec *Record) decodeEvents(raw json.RawMessage) error {
 				return errf(where, "at %q is not an RFC 3339 time stamp", e.At)
 			}
 		}
+		if raw, ok := fields["during"]; ok {
+			if e.During, err = decodeDuring(raw, fields, where, seatField); err != nil {
+				return err
+			}
+		}
+		if raw, ok := fields["reconstructed"]; ok {
+			if err := json.Unmarshal(raw, &e.Reconstructed); err != nil {
+				return errf(where, "reconstructed must be true or false")
+			}
+		}
 		for name, dst := range map[string]*string{"note": &e.Note, "reason": &e.Reason} {
 			if raw, ok := fields[name]; ok {
 				if err := json.Unmarshal(raw, dst); err != nil {
@@ -400,6 +419,43 @@ func (rec *Record) decodeEvents(raw json.RawMessage) error {
 		rec.Events = append(rec.Events, e)
 	}
 	return nil
+}
+
+// decodeDuring reads "during" and the seat it names: "speaker" for a speech, tie speech or last word,
+// "candidate" for a vote, neither for the other moments (spec section 2).
+func decodeDuring(raw json.RawMessage, fields map[string]json.RawMessage, where string, seatField func(string) (uint8, error)) (mafia.During, error) {
+	var name string
+	if err := json.Unmarshal(raw, &name); err != nil {
+		return mafia.During{}, errf(where, "during must be text")
+	}
+	kind, ok := mafia.ParseDuringKind(name)
+	if !ok {
+		return mafia.During{}, errf(where, "during %q is not a moment (speech, tie_speech, last_word, nominations_closed, vote, lift, night)", name)
+	}
+	want := ""
+	switch kind {
+	case mafia.DuringSpeech, mafia.DuringTieSpeech, mafia.DuringLastWord:
+		want = "speaker"
+	case mafia.DuringVote:
+		want = "candidate"
+	}
+	for _, f := range []string{"speaker", "candidate"} {
+		if _, ok := fields[f]; ok && f != want {
+			return mafia.During{}, errf(where, "during %q has no %s", name, f)
+		}
+	}
+	d := mafia.During{Kind: kind}
+	if want != "" {
+		if _, ok := fields[want]; !ok {
+			return mafia.During{}, errf(where, "during %q needs %s", name, want)
+		}
+		s, err := seatField(want)
+		if err != nil {
+			return mafia.During{}, err
+		}
+		d.Seat = s
+	}
+	return d, nil
 }
 
 // seatList reads a list of distinct seats, in the order given.

@@ -3,8 +3,11 @@ package record
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
+
+	"mafiaclub/mafia"
 )
 
 const seats10 = `[
@@ -164,4 +167,96 @@ func TestEventRoundTrip(t *testing.T) {
 	if _, err := DecodeEvent([]byte(`{"type": "speech", "seat": 12}`), 10); err == nil {
 		t.Error("a seat off the table was accepted")
 	}
+}
+
+// home-ua and home-doctor have no upper limit in the seeds (001 L57: "шесть и больше"); the engine plays up to
+// mafia.MaxSeats (63), and a record with more seats is refused saying so.
+func TestLargeHomeTables(t *testing.T) {
+	seats := func(n int) string {
+		var b strings.Builder
+		b.WriteString("[")
+		for i := 1; i <= n; i++ {
+			role := "citizen"
+			switch {
+			case i == 1:
+				role = "commissar"
+			case i <= 4:
+				role = "mafia"
+			}
+			if i > 1 {
+				b.WriteString(", ")
+			}
+			b.WriteString(`{"seat": ` + strconv.Itoa(i) + `, "role": "` + role + `", "name": "P` + strconv.Itoa(i) + `"}`)
+		}
+		return b.String() + "]"
+	}
+	last := `[{"type": "day"}, {"type": "speech", "seat": 1}, {"type": "nominate", "by": 1, "target": 63}]`
+	rec, err := Decode([]byte(doc("home-ua", "", seats(63), last)))
+	if err != nil {
+		t.Fatalf("a 63-seat home-ua record: %v", err)
+	}
+	if _, err := rec.Replay(); err != nil {
+		t.Fatalf("a 63-seat game does not replay: %v", err)
+	}
+	_, err = Decode([]byte(doc("home-ua", "", seats(64), "[]")))
+	if err == nil || !strings.Contains(err.Error(), "seats: 64 seats; at most 63") {
+		t.Fatalf("a 64-seat record: got %v", err)
+	}
+}
+
+// "during" (with "speaker" or "candidate") and "reconstructed" (spec section 2, documented in
+// docs/record-extensions.md) are read, written back the same, and checked for shape.
+func TestDuringAndReconstructed(t *testing.T) {
+	events := `[{"type": "day"}, {"type": "speech", "seat": 1, "reconstructed": true},
+ {"type": "foul", "seat": 2, "during": "speech", "speaker": 1},
+ {"type": "warning", "seat": 3, "during": "nominations_closed"},
+ {"type": "disqualify", "seat": 4, "reason": "insult", "during": "vote", "candidate": 5},
+ {"type": "foul", "seat": 6, "during": "last_word", "speaker": 7}]`
+	rec, err := Decode([]byte(doc("fsm-2026", "", seats10, events)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		d mafia.During
+		r bool
+	}{{}, {r: true}, {d: mafia.During{Kind: mafia.DuringSpeech, Seat: 1}}, {d: mafia.During{Kind: mafia.DuringNominationsClosed}},
+		{d: mafia.During{Kind: mafia.DuringVote, Seat: 5}}, {d: mafia.During{Kind: mafia.DuringLastWord, Seat: 7}}}
+	for i, w := range want {
+		if e := rec.Events[i]; e.During != w.d || e.Reconstructed != w.r {
+			t.Errorf("event %d: during %v reconstructed %v, want %v %v", i+1, e.During, e.Reconstructed, w.d, w.r)
+		}
+	}
+	out := Encode(rec)
+	for _, s := range []string{`"during": "speech", "speaker": 1`, `"during": "vote", "candidate": 5`, `"during": "nominations_closed"}`, `"reconstructed": true`} {
+		if !bytes.Contains(out, []byte(s)) {
+			t.Errorf("the encoded record lacks %s:\n%s", s, out)
+		}
+	}
+	if again := Encode(mustDecodeRecord(t, out)); !bytes.Equal(again, out) {
+		t.Errorf("encode(decode(x)) is not stable")
+	}
+	for _, c := range []struct{ ev, want string }{
+		{`{"type": "foul", "seat": 2, "during": "morning"}`, `during "morning" is not a moment`},
+		{`{"type": "foul", "seat": 2, "during": "speech"}`, `during "speech" needs speaker`},
+		{`{"type": "foul", "seat": 2, "during": "lift", "speaker": 3}`, `during "lift" has no speaker`},
+		{`{"type": "foul", "seat": 2, "during": "vote", "speaker": 3}`, `during "vote" has no speaker`},
+		{`{"type": "foul", "seat": 2, "during": "vote", "candidate": 11}`, `candidate must be a seat from 1 to 10`},
+		{`{"type": "foul", "seat": 2, "speaker": 3}`, `unexpected field "speaker"`},
+		{`{"type": "speech", "seat": 2, "during": "night"}`, `unexpected field "during"`},
+		{`{"type": "shot", "by": 3, "target": 2, "reconstructed": "yes"}`, `reconstructed must be true or false`},
+	} {
+		_, err := Decode([]byte(doc("fsm-2026", "", seats10, "["+c.ev+"]")))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.ev, err, c.want)
+		}
+	}
+}
+
+func mustDecodeRecord(t *testing.T, data []byte) *Record {
+	t.Helper()
+	rec, err := Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
 }
