@@ -369,3 +369,21 @@ func TestLongPlan(t *testing.T) {
 		t.Errorf("plan %q, want %q", got, want)
 	}
 }
+
+// R52, C-47, C-61: a player's card is open once he leaves where the rule set shows cards (home-ua), and in every
+// rule set once the game is over; never for a player still at the table before the end.
+func TestRevealed(t *testing.T) {
+	ua := []Role{Citizen, Citizen, Mafia, Commissar, Citizen, Mafia, Citizen}
+	g := play(t, "home-ua", ua, nil, Day(), Warning(2), Warning(2), Warning(2))
+	if !g.Revealed(2) || g.Revealed(1) {
+		t.Errorf("home-ua: #2 (out) revealed %v, #1 (at the table) revealed %v", g.Revealed(2), g.Revealed(1))
+	}
+	g = play(t, "fiim-2025-club", ten, nil, Day(), Disqualify(2))
+	if g.Revealed(2) {
+		t.Errorf("club: a player out is revealed before the end")
+	}
+	mustApply(t, g, TeamLoss(3))
+	if !g.Revealed(1) || !g.Revealed(2) {
+		t.Errorf("club: cards are not open after the end")
+	}
+}
