@@ -369,3 +369,58 @@ func TestLongPlan(t *testing.T) {
 		t.Errorf("plan %q, want %q", got, want)
 	}
 }
+
+// R52, C-47, C-61: a player's card is open once he leaves where the rule set shows cards (home-ua), and in every
+// rule set once the game is over; never for a player still at the table before the end.
+func TestRevealed(t *testing.T) {
+	ua := []Role{Citizen, Citizen, Mafia, Commissar, Citizen, Mafia, Citizen}
+	g := play(t, "home-ua", ua, nil, Day(), Warning(2), Warning(2), Warning(2))
+	if !g.Revealed(2) || g.Revealed(1) {
+		t.Errorf("home-ua: #2 (out) revealed %v, #1 (at the table) revealed %v", g.Revealed(2), g.Revealed(1))
+	}
+	g = play(t, "fiim-2025-club", ten, nil, Day(), Disqualify(2))
+	if g.Revealed(2) {
+		t.Errorf("club: a player out is revealed before the end")
+	}
+	mustApply(t, g, TeamLoss(3))
+	if !g.Revealed(1) || !g.Revealed(2) {
+		t.Errorf("club: cards are not open after the end")
+	}
+}
+
+// The largest table (MaxSeats, 001 L57 "six or more"): every per-seat array reaches seat 63.
+func TestLargestTable(t *testing.T) {
+	roles := make([]Role, MaxSeats)
+	for i := range roles {
+		roles[i] = Citizen
+	}
+	roles[0], roles[60], roles[61], roles[62] = Commissar, Mafia, Mafia, Mafia
+	ev := cat(Day(), speeches(1, MaxSeats), Night(), Shot(61, 63), Shot(62, 63), Shot(63, 63), Day())
+	g := play(t, "home-ua", roles, nil, ev...)
+	if o := g.Out(63); o.How != OutKilled || g.Role(63) != Mafia {
+		t.Errorf("#63: out %+v, role %v", o, g.Role(63))
+	}
+	mustApply(t, g, Warning(62), Warning(62), Warning(62))
+	if g.Warnings(62) != 3 || g.Out(62).How != OutFouls || g.Alive().Len() != MaxSeats-2 {
+		t.Errorf("#62: %d warnings, out %+v; %d at the table", g.Warnings(62), g.Out(62), g.Alive().Len())
+	}
+	doc := append([]Role{Doctor}, roles[1:]...)
+	doc[1] = Commissar
+	o, _ := RuleSet("home-doctor")
+	opt := o.DefaultOptions()
+	for k, v := range map[string]OptionValue{"night_order": {List: []string{"mafia", "doctor", "commissar"}},
+		"default_vote_to_last": {}, "tie_model": {Choice: "lift"}, "reveal_on_elimination": {}, "last_word": {Bool: true},
+		"doctor_self_heal": {}, "doctor_repeat_target": {}} {
+		if err := opt.Set(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := NewGame(o, opt, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustApply(t, h, Foul(63), Foul(63))
+	if h.Fouls(63) != 2 {
+		t.Errorf("#63's fouls %d", h.Fouls(63))
+	}
+}
