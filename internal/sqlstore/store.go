@@ -131,7 +131,10 @@ func (db *DB) migrateAndFill(ctx context.Context) error {
 	if err := db.migrate(ctx); err != nil {
 		return err
 	}
-	return db.fillNickKeys(ctx)
+	if err := db.fillNickKeys(ctx); err != nil {
+		return err
+	}
+	return db.rebuildRatings(ctx)
 }
 
 func (db *DB) migrate(ctx context.Context) error {
