@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -44,6 +45,9 @@ type Server struct {
 	Live    *Hub
 
 	pages map[string]*template.Template
+	// started names this run of the program in the ETags of pages built from the ratings: a new program may draw
+	// them differently.
+	started string
 }
 
 const sessionCookie = "mafiaclub_session"
@@ -55,7 +59,8 @@ func New(svc *club.Services) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{svc: svc, Catalog: cat, Cookies: CookieSecureAuto, Log: slog.Default(), Live: NewHub()}
+	s := &Server{svc: svc, Catalog: cat, Cookies: CookieSecureAuto, Log: slog.Default(), Live: NewHub(),
+		started: strconv.FormatInt(time.Now().UnixNano(), 36)}
 	if err := s.parseTemplates(); err != nil {
 		return nil, err
 	}
