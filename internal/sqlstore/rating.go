@@ -129,6 +129,9 @@ func (db *DB) Standings(ctx context.Context, f club.RatingFilter) ([]club.Standi
 			if err := rows.Scan(&pid, &role, &games, &wins, &points); err != nil {
 				return err
 			}
+			if pid == 0 {
+				continue
+			}
 			st := byPlayer[pid]
 			if st == nil {
 				st = &club.Standing{PlayerID: pid, Elo: club.EloStart}
@@ -157,8 +160,10 @@ func (db *DB) Standings(ctx context.Context, f club.RatingFilter) ([]club.Standi
 		}
 	}
 	for _, e := range edges {
-		rows, err := db.r.QueryContext(ctx, `SELECT r.player_id, r.role, COUNT(*), SUM(r.won), SUM(r.points) FROM game_results r
-			WHERE r.rules = ? AND r.counted = 1 AND r.player_id IS NOT NULL AND r.played_at >= ? AND r.played_at < ?
+		// guests (no player) are skipped in add: a condition on player_id here would lead the planner to the
+		// players' index instead of the rating's
+		rows, err := db.r.QueryContext(ctx, `SELECT COALESCE(r.player_id, 0), r.role, COUNT(*), SUM(r.won), SUM(r.points) FROM game_results r
+			WHERE r.rules = ? AND r.counted = 1 AND r.played_at >= ? AND r.played_at < ?
 			GROUP BY r.player_id, r.role`, rules, e[0], e[1])
 		if err != nil {
 			return nil, translate(err, "rating")

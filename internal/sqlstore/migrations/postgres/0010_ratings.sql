@@ -81,6 +81,7 @@ CREATE TABLE rating_months (
   points INTEGER NOT NULL,
   PRIMARY KEY (rules, month, player_id, role)
 );
+CREATE INDEX rating_months_sums ON rating_months (rules, month, player_id, role, games, wins, points);
 INSERT INTO rating_months (player_id, rules, month, role, games, wins, points)
   SELECT player_id, rules, month, role, COUNT(*), SUM(won), SUM(points) FROM (
     SELECT player_id, rules, role, won, points, CAST(EXTRACT(YEAR FROM to_timestamp(played_at / 1000.0) AT TIME ZONE 'UTC') * 100 + EXTRACT(MONTH FROM to_timestamp(played_at / 1000.0) AT TIME ZONE 'UTC') AS INTEGER) AS month

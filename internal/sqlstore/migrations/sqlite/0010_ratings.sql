@@ -81,6 +81,7 @@ CREATE TABLE rating_months (
   points INTEGER NOT NULL,
   PRIMARY KEY (rules, month, player_id, role)
 );
+CREATE INDEX rating_months_sums ON rating_months (rules, month, player_id, role, games, wins, points);
 INSERT INTO rating_months (player_id, rules, month, role, games, wins, points)
   SELECT player_id, rules, month, role, COUNT(*), SUM(won), SUM(points) FROM (
     SELECT player_id, rules, role, won, points, CAST(strftime('%Y', played_at / 1000, 'unixepoch') AS INTEGER) * 100 + CAST(strftime('%m', played_at / 1000, 'unixepoch') AS INTEGER) AS month
