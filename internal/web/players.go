@@ -161,7 +161,7 @@ func (s *Server) apiPlayerStats(w http.ResponseWriter, r *http.Request) {
 		"votes":          map[string]int{"hands": ps.Votes, "against_black": ps.VotesBlack},
 		"nominations":    map[string]int{"nominations": ps.Noms, "black": ps.NomsBlack},
 		"fouls":          ps.Fouls, "disqualifications": ps.Disqualified,
-		"history":        history, "partners": co(ps.Partners), "opponents": co(ps.Opponents),
+		"history": history, "partners": co(ps.Partners), "opponents": co(ps.Opponents),
 	})
 }
 
