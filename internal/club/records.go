@@ -138,16 +138,25 @@ func (p *PlayerStats) Average() int { return Standing{Games: p.Games, Points: p.
 
 // PlayerStats computes a player's figures in a rule set's rating (ClubRules when rules is empty).
 func (r *Records) PlayerStats(ctx context.Context, id int64, rules string) (*PlayerStats, error) {
+	_, _, ps, err := r.PlayerPage(ctx, id, rules)
+	return ps, err
+}
+
+// PlayerPage returns what a player's page shows, read once: his public profile, his results in saved games
+// (oldest first) and his figures in a rule set's rating.
+func (r *Records) PlayerPage(ctx context.Context, id int64, rules string) (*Player, []GameResult, *PlayerStats, error) {
 	if err := r.checkRules(rules); err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	if _, err := r.store.Player(ctx, id); err != nil {
-		return nil, err
-	}
-	res, err := r.store.PlayerResults(ctx, id)
+	pl, res, err := r.Player(ctx, id)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
+	ps, err := r.statsOf(ctx, id, rules, res)
+	return pl, res, ps, err
+}
+
+func (r *Records) statsOf(ctx context.Context, id int64, rules string, res []GameResult) (*PlayerStats, error) {
 	scope := RatingFilter{Rules: rules}.Scope()
 	ps := StatsOf(id, scope, res)
 	co, err := r.store.CoPlayers(ctx, id, scope)

@@ -59,12 +59,7 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 	if s.notModified(w, r, p.Lang) {
 		return
 	}
-	pl, res, err := s.svc.Records.Player(r.Context(), id)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	ps, err := s.svc.Records.PlayerStats(r.Context(), id, r.URL.Query().Get("rules"))
+	pl, res, ps, err := s.svc.Records.PlayerPage(r.Context(), id, r.URL.Query().Get("rules"))
 	if err != nil {
 		s.fail(w, r, err)
 		return
