@@ -673,25 +673,110 @@ func (db *DB) RatedGames(ctx context.Context, rules string) ([]club.RatedGame, e
 }
 
 // CoPlayers counts, for a player's counted games of a rule set, the club players he sat with: in his team and
-// against it, with the games his team won.
+// against it, with the games his team won. His games are read first (his index), then their seats by game (the
+// results' key), a few hundred games a query: a join of the results with themselves made PostgreSQL scan them all.
 func (db *DB) CoPlayers(ctx context.Context, playerID int64, rules string) ([]club.CoPlayer, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT o.player_id, p.nick, CASE WHEN o.team = r.team THEN 1 ELSE 0 END, COUNT(*), SUM(r.won)
-		FROM game_results r JOIN game_results o ON o.game_id = r.game_id AND o.seat <> r.seat JOIN players p ON p.id = o.player_id
-		WHERE r.player_id = ? AND r.rules = ? AND r.counted = 1 GROUP BY o.player_id, p.nick, CASE WHEN o.team = r.team THEN 1 ELSE 0 END`,
-		playerID, rules)
+	rows, err := db.r.QueryContext(ctx, `SELECT game_id, team, won FROM game_results WHERE player_id = ? AND rules = ? AND counted = 1`, playerID, rules)
 	if err != nil {
 		return nil, translate(err, "rating")
 	}
-	defer rows.Close()
-	var out []club.CoPlayer
+	type mine struct {
+		team string
+		won  bool
+	}
+	games := map[int64]mine{}
+	var ids []any
 	for rows.Next() {
-		var c club.CoPlayer
-		var same int
-		if err := rows.Scan(&c.PlayerID, &c.Nick, &same, &c.Games, &c.Wins); err != nil {
+		var id int64
+		var m mine
+		if err := rows.Scan(&id, &m.team, &m.won); err != nil {
+			rows.Close()
 			return nil, translate(err, "rating")
 		}
-		c.Partner = same == 1
-		out = append(out, c)
+		games[id] = m
+		ids = append(ids, id)
 	}
-	return out, translate(rows.Err(), "rating")
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, translate(err, "rating")
+	}
+	type key struct {
+		player  int64
+		partner bool
+	}
+	count := map[key]*club.CoPlayer{}
+	for len(ids) > 0 {
+		chunk := ids[:min(len(ids), 500)]
+		ids = ids[len(chunk):]
+		rows, err := db.r.QueryContext(ctx, `SELECT game_id, player_id, team FROM game_results WHERE game_id IN (?`+
+			strings.Repeat(", ?", len(chunk)-1)+`) AND player_id IS NOT NULL AND player_id <> ?`, append(chunk, playerID)...)
+		if err != nil {
+			return nil, translate(err, "rating")
+		}
+		for rows.Next() {
+			var game, other int64
+			var team string
+			if err := rows.Scan(&game, &other, &team); err != nil {
+				rows.Close()
+				return nil, translate(err, "rating")
+			}
+			m := games[game]
+			k := key{other, team == m.team}
+			c := count[k]
+			if c == nil {
+				c = &club.CoPlayer{PlayerID: other, Partner: k.partner}
+				count[k] = c
+			}
+			c.Games++
+			if m.won {
+				c.Wins++
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, translate(err, "rating")
+		}
+	}
+	out := make([]club.CoPlayer, 0, len(count))
+	for _, c := range count {
+		out = append(out, *c)
+	}
+	if len(out) == 0 {
+		return out, nil
+	}
+	// the nicknames, of the players met
+	var who []any
+	seen := map[int64]bool{}
+	for _, c := range out {
+		if !seen[c.PlayerID] {
+			seen[c.PlayerID] = true
+			who = append(who, c.PlayerID)
+		}
+	}
+	nick := map[int64]string{}
+	for len(who) > 0 {
+		chunk := who[:min(len(who), 500)]
+		who = who[len(chunk):]
+		rows, err := db.r.QueryContext(ctx, `SELECT id, nick FROM players WHERE id IN (?`+strings.Repeat(", ?", len(chunk)-1)+`)`, chunk...)
+		if err != nil {
+			return nil, translate(err, "rating")
+		}
+		for rows.Next() {
+			var id int64
+			var n string
+			if err := rows.Scan(&id, &n); err != nil {
+				rows.Close()
+				return nil, translate(err, "rating")
+			}
+			nick[id] = n
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, translate(err, "rating")
+		}
+	}
+	for i := range out {
+		out[i].Nick = nick[out[i].PlayerID]
+	}
+	return out, nil
 }
