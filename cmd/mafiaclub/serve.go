@@ -18,8 +18,8 @@ import (
 	_ "time/tzdata" // the club's time zone works on machines without zoneinfo
 
 	"mafiaclub/internal/club"
-	"mafiaclub/internal/notify"
 	"mafiaclub/internal/live"
+	"mafiaclub/internal/notify"
 	"mafiaclub/internal/sqlstore"
 	"mafiaclub/internal/web"
 )

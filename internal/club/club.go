@@ -237,10 +237,27 @@ type Store interface {
 	SetStatus(ctx context.Context, gameID, version int64, status GameStatus, rated bool, winner string, results []GameResult, audit AuditEntry) error
 	// ImportGame files a finished game recorded elsewhere, saved with its log and results, in one transaction.
 	ImportGame(ctx context.Context, g *Game, events []StoredEvent, winner string, results []GameResult, audit AuditEntry) error
-	// Standings sums the rated games' results per club player (guests never count), unordered.
+	// Standings returns a rule set's rating (f.Scope()), unordered: each club player's counted results summed
+	// (guests never count) over the season, with his current Elo; players with fewer than f.MinGames games left out.
 	Standings(ctx context.Context, f RatingFilter) ([]Standing, error)
-	// PlayerResults lists a player's results in saved games, oldest first (rated and normal).
+	// StandingsPage returns one page (offset, limit) of a rule set's all-time rating in its order (SortStandings;
+	// by Elo first when byElo), players with fewer than minGames left out, and the number of lines in all. It
+	// reads stored standings, kept in step by every change to the results.
+	StandingsPage(ctx context.Context, rules string, minGames int, byElo bool, offset, limit int) ([]Standing, int, error)
+	// RatingVersion is raised by every change to the ratings (a save, reopen, correction, link).
+	RatingVersion(ctx context.Context) (int64, error)
+	// PlayerResults lists a player's results in saved games, oldest first (rated and normal), with their figures
+	// and Elo.
 	PlayerResults(ctx context.Context, playerID int64) ([]GameResult, error)
+	// RatedGames lists a rule set's counted games in the ratings' order.
+	RatedGames(ctx context.Context, rules string) ([]RatedGame, error)
+	// CoPlayers counts the club players a player sat with in his counted games of a rule set, as partners (his
+	// team) and as opponents.
+	CoPlayers(ctx context.Context, playerID int64, rules string) ([]CoPlayer, error)
+	// GamesWithoutStats lists saved games whose results have no figures yet; SetResultStats stores them (seat by
+	// seat, from seat 1) without changing any points.
+	GamesWithoutStats(ctx context.Context, limit int) ([]int64, error)
+	SetResultStats(ctx context.Context, gameID int64, stats []SeatStats) error
 	// LinkGuest gives a player profile to the seats played under a guest's name (in every game, or in one game
 	// when gameID is not 0), results included, and logs it on the member's account.
 	LinkGuest(ctx context.Context, guestName string, gameID, playerID int64, ch MemberChange) (int, error)

@@ -454,7 +454,11 @@ func (s *Games) Save(ctx context.Context, u *User, id, version int64, rated bool
 	}
 	g := *st.Game
 	g.Rated = rated
-	err = s.store.SetStatus(ctx, id, version, GameSaved, rated, st.Play.Winner().String(), ResultsOf(&g, st.Play), AuditEntry{At: s.now(), By: u.ID, Action: action})
+	results, err := ResultsOf(&g, st.Record, st.Play)
+	if err != nil {
+		return st, err
+	}
+	err = s.store.SetStatus(ctx, id, version, GameSaved, rated, st.Play.Winner().String(), results, AuditEntry{At: s.now(), By: u.ID, Action: action})
 	if err != nil {
 		return st, err
 	}
@@ -532,7 +536,11 @@ func (s *Games) Import(ctx context.Context, u *User, rec *record.Record, source 
 	if rated {
 		action = "save_rated"
 	}
-	if err := s.store.ImportGame(ctx, g, stored, play.Winner().String(), ResultsOf(g, play), AuditEntry{At: at, By: u.ID, Action: action}); err != nil {
+	results, err := ResultsOf(g, rec, play)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.store.ImportGame(ctx, g, stored, play.Winner().String(), results, AuditEntry{At: at, By: u.ID, Action: action}); err != nil {
 		return nil, err
 	}
 	return g, nil

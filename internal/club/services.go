@@ -31,7 +31,7 @@ func NewServices(store Store, clock *Clock) *Services {
 	s.Games = &Games{store: store, clock: clock}
 	s.Tournaments = &Tournaments{store: store, games: s.Games, clock: clock}
 	s.Games.tours = s.Tournaments
-	s.Records = &Records{store: store, games: s.Games}
+	s.Records = &Records{store: store, games: s.Games, clock: clock}
 	s.Notices = &Notices{store: store, clock: clock}
 	s.Live = &Live{store: store, games: s.Games, clock: clock}
 	return s
@@ -42,6 +42,8 @@ func NewServices(store Store, clock *Clock) *Services {
 type Records struct {
 	store Store
 	games *Games
+	clock *Clock
+	club  clubCache
 }
 
 // Public returns a game for its public page: once it has a result. A game is public from the moment it ends, not
@@ -62,16 +64,6 @@ func (r *Records) Public(ctx context.Context, id int64) (*State, error) {
 func (r *Records) History(ctx context.Context, f GameFilter) ([]Game, error) {
 	f.Status = GameSaved
 	return r.store.Games(ctx, f)
-}
-
-// Standings is the club's rating over the filter's period, in its order (SortStandings).
-func (r *Records) Standings(ctx context.Context, f RatingFilter) ([]Standing, error) {
-	list, err := r.store.Standings(ctx, f)
-	if err != nil {
-		return nil, err
-	}
-	SortStandings(list)
-	return list, nil
 }
 
 // Player returns a player's public profile (his nickname and whether he has a photo; never his real name) and

@@ -13,7 +13,8 @@ import (
 )
 
 // fillHistory writes games rated games of ten players each, drawn from players club players, straight into the
-// tables (no replay: this measures the standings query, not the engine).
+// tables (no replay: this measures the reading, not the engine), then builds the ratings from them as the store
+// does after its migration (standings, Elo).
 func fillHistory(b *testing.B, db *DB, players, games int) {
 	ctx := context.Background()
 	host := &club.User{Login: "bench-host", Name: "Bench", Role: club.RoleHost, PasswordHash: "x"}
@@ -48,7 +49,8 @@ func fillHistory(b *testing.B, db *DB, players, games int) {
 		var gq, rq strings.Builder
 		var gargs, rargs []any
 		gq.WriteString(`INSERT INTO games (id, rules, options, rated, status, host_id, created_at, winner) VALUES `)
-		rq.WriteString(`INSERT INTO game_results (game_id, seat, player_id, role, won, points, rated, played_at) VALUES `)
+		rq.WriteString(`INSERT INTO game_results (game_id, seat, player_id, role, won, points, rated, played_at, rules, counted, team,
+			votes, votes_black, noms, noms_black, fouls, stats_ok) VALUES `)
 		for g := g0; g < g0+batch && g < games; g++ {
 			id := int64(g + 1)
 			at := base.Add(time.Duration(rng.IntN(3*365*24)) * time.Hour).UnixMilli()
@@ -56,21 +58,32 @@ func fillHistory(b *testing.B, db *DB, players, games int) {
 				gq.WriteString(", ")
 			}
 			gq.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
-			gargs = append(gargs, id, "fiim-2025-club", "{}", 1, "saved", host.ID, at, "red")
 			perm := rng.Perm(players)
 			redWins := rng.IntN(2) == 0
+			winner := "black"
+			if redWins {
+				winner = "red"
+			}
+			gargs = append(gargs, id, "fiim-2025-club", "{}", 1, "saved", host.ID, at, winner)
 			for s := 0; s < 10; s++ {
 				if g > g0 || s > 0 {
 					rq.WriteString(", ")
 				}
-				rq.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
+				rq.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, 1)")
 				black := roles[s] == "mafia" || roles[s] == "don"
+				team := "red"
+				if black {
+					team = "black"
+				}
 				won := redWins != black
 				pts := 30 + rng.IntN(20) - 5
 				if won {
 					pts = 130 + rng.IntN(80) - 10
 				}
-				rargs = append(rargs, id, s+1, firstPlayer+int64(perm[s]), roles[s], won, pts, 1, at)
+				votes := rng.IntN(6)
+				noms := rng.IntN(3)
+				rargs = append(rargs, id, s+1, firstPlayer+int64(perm[s]), roles[s], won, pts, 1, at, "fiim-2025-club", team,
+					votes, rng.IntN(votes+1), noms, rng.IntN(noms+1), rng.IntN(3))
 				k := key{firstPlayer + int64(perm[s]), monthOf(time.UnixMilli(at)), roles[s]}
 				if sums[k] == nil {
 					sums[k] = &[3]int{}
@@ -97,20 +110,27 @@ func fillHistory(b *testing.B, db *DB, players, games int) {
 	for i := 0; i < len(keys); i += 500 {
 		var q strings.Builder
 		var a []any
-		q.WriteString(`INSERT INTO rating_months (player_id, month, role, games, wins, points) VALUES `)
+		q.WriteString(`INSERT INTO rating_months (player_id, rules, month, role, games, wins, points) VALUES `)
 		for j := i; j < i+500 && j < len(keys); j++ {
 			if j > i {
 				q.WriteString(", ")
 			}
-			q.WriteString("(?, ?, ?, ?, ?, ?)")
+			q.WriteString("(?, ?, ?, ?, ?, ?, ?)")
 			v := sums[keys[j]]
-			a = append(a, keys[j].player, keys[j].month, keys[j].role, v[0], v[1], v[2])
+			a = append(a, keys[j].player, "fiim-2025-club", keys[j].month, keys[j].role, v[0], v[1], v[2])
 		}
 		if _, err := tx.ExecContext(ctx, q.String(), a...); err != nil {
 			b.Fatal(err)
 		}
 	}
+	if _, err := tx.ExecContext(ctx, `UPDATE rating_state SET built = 0`); err != nil {
+		b.Fatal(err)
+	}
 	if err := tx.Commit(); err != nil {
+		b.Fatal(err)
+	}
+	// the standings, rated_games and Elo, built as the store builds them after its migration
+	if err := db.rebuildRatings(ctx); err != nil {
 		b.Fatal(err)
 	}
 	if db.dialect == "postgres" {

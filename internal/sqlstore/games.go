@@ -380,24 +380,8 @@ func setStatus(ctx context.Context, tx *txn, gameID, version int64, status club.
 	if err != nil {
 		return err
 	}
-	if err := addMonths(ctx, tx, old, -1); err != nil {
+	if err := changeResults(ctx, tx, gameID, old, results, winner); err != nil {
 		return err
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM game_results WHERE game_id = ?`, gameID); err != nil {
-		return translate(err, "result")
-	}
-	if err := addMonths(ctx, tx, results, 1); err != nil {
-		return err
-	}
-	for _, r := range results {
-		var player any
-		if r.PlayerID != 0 {
-			player = r.PlayerID
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO game_results (game_id, seat, player_id, role, won, points, rated, played_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			gameID, r.Seat, player, r.Role, r.Won, r.Points, r.Rated, ms(r.PlayedAt)); err != nil {
-			return translate(err, "result")
-		}
 	}
 	if err := audit(ctx, tx, gameID, a); err != nil {
 		return err
@@ -462,6 +446,11 @@ func (db *DB) LinkGuest(ctx context.Context, guestName string, gameID, playerID 
 	if len(seats) == 0 {
 		return 0, club.Errorf(club.NotFound, "no guest seat named %q", guestName)
 	}
+	if err := bumpRating(ctx, tx); err != nil {
+		return 0, err
+	}
+	// the linked results join his standings; the Elo of each rule set is recomputed from his first linked game
+	first := map[string]eloKey{}
 	for _, k := range seats {
 		if _, err := tx.ExecContext(ctx, `UPDATE game_seats SET player_id = ? WHERE game_id = ? AND seat = ?`, playerID, k.game, k.seat); err != nil {
 			return 0, translate(err, "guest")
@@ -473,7 +462,18 @@ func (db *DB) LinkGuest(ctx context.Context, guestName string, gameID, playerID 
 		if err != nil {
 			return 0, err
 		}
-		if err := addMonths(ctx, tx, linked, 1); err != nil {
+		if err := addCounted(ctx, tx, linked, 1); err != nil {
+			return 0, err
+		}
+		for _, r := range linked {
+			key := eloKey{ms(r.PlayedAt), r.GameID}
+			if f, ok := first[r.Rules]; r.Counted && (!ok || key.before(f)) {
+				first[r.Rules] = key
+			}
+		}
+	}
+	for rules, key := range first {
+		if err := eloPass(ctx, tx, rules, key, map[int64]bool{playerID: true}); err != nil {
 			return 0, err
 		}
 	}

@@ -143,7 +143,10 @@ func (db *DB) migrateAndFill(ctx context.Context) error {
 	if err := db.migrate(ctx); err != nil {
 		return err
 	}
-	return db.fillNickKeys(ctx)
+	if err := db.fillNickKeys(ctx); err != nil {
+		return err
+	}
+	return db.rebuildRatings(ctx)
 }
 
 func (db *DB) migrate(ctx context.Context) error { return db.migrateTo(ctx, 0) }

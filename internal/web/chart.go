@@ -22,6 +22,11 @@ type chartLabel struct {
 
 // pointsChart draws the cumulative points after each rated game (hundredths) against the games' dates.
 func pointsChart(cum []int, dates []time.Time, zone *time.Location) chart {
+	return lineChart(cum, dates, zone, true, formatPoints)
+}
+
+// lineChart draws values against dates; with zero, the scale includes 0 and its line is drawn.
+func lineChart(cum []int, dates []time.Time, zone *time.Location, zero bool, label func(int) string) chart {
 	c := chart{Width: 600, Height: 220}
 	if len(cum) == 0 {
 		c.Empty = true
@@ -29,6 +34,9 @@ func pointsChart(cum []int, dates []time.Time, zone *time.Location) chart {
 	}
 	const left, right, top, bottom = 48.0, 12.0, 12.0, 28.0
 	lo, hi := 0, 0
+	if !zero {
+		lo, hi = cum[0], cum[0]
+	}
 	for _, v := range cum {
 		lo, hi = min(lo, v), max(hi, v)
 	}
@@ -54,9 +62,12 @@ func pointsChart(cum []int, dates []time.Time, zone *time.Location) chart {
 	}
 	c.Points = strings.Join(pts, " ")
 	c.Zero = y(0)
+	if !zero {
+		c.Zero = -1
+	}
 	c.Labels = []chartLabel{
-		{X: 4, Y: y(hi) + 4, Text: formatPoints(hi)},
-		{X: 4, Y: y(lo) + 4, Text: formatPoints(lo)},
+		{X: 4, Y: y(hi) + 4, Text: label(hi)},
+		{X: 4, Y: y(lo) + 4, Text: label(lo)},
 		{X: left, Y: float64(c.Height) - 8, Text: t0.In(zone).Format("2006-01-02")},
 	}
 	if len(cum) > 1 {

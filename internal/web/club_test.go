@@ -179,8 +179,8 @@ func TestRatingAndHistoryPages(t *testing.T) {
 	live := h.newGame(host, "fiim-2025-club", tenRoles, nil)
 	anon := h.client()
 	page := h.get(anon, "/rating").Body
-	if !strings.Contains(page, `<td><a href="/players/1">Joker</a></td><td class="total">1.30</td><td>1</td><td>1</td><td>100%</td>`) {
-		t.Errorf("Joker's line: one rated game, a win, 1.30\n%s", page)
+	if !strings.Contains(page, `<td><a href="/players/1?rules=fiim-2025-club">Joker</a></td><td class="total">1.30</td><td class="elo">1010</td><td>1</td><td>1</td><td>100%</td>`) {
+		t.Errorf("Joker's line: one rated game, a win, 1.30, Elo 1000 + 20·(1 − ½)\n%s", page)
 	}
 	if strings.Contains(page, "Visitor") {
 		t.Error("a guest is in the rating")

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -871,5 +872,59 @@ func TestNewGameOffersTheRuleSetsRoles(t *testing.T) {
 		if strings.Contains(page, `name="doctor"`) != c2.doctorBox {
 			t.Errorf("%s: the doctor box shown %v, want %v", c2.rules, !c2.doctorBox, c2.doctorBox)
 		}
+	}
+}
+
+// TestCatalogPlurals: every plural key ("....n") gives each language exactly the forms its CLDR rules take, and
+// the forms chosen are the ones a reader expects.
+func TestCatalogPlurals(t *testing.T) {
+	cat, err := web.LoadCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range web.Languages {
+		want := append(web.PluralForms(lang), "other")
+		slices.Sort(want)
+		want = slices.Compact(want)
+		for _, k := range cat.Keys(lang) {
+			if !strings.HasSuffix(k, ".n") {
+				continue
+			}
+			forms := web.PluralValue(cat[lang][k])
+			var got []string
+			for f, format := range forms {
+				got = append(got, f)
+				if !strings.Contains(fmt.Sprintf(format, 7), "7") {
+					t.Errorf("%s %s: the %s form does not show the count", lang, k, f)
+				}
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, want) {
+				t.Errorf("%s %s: forms %v, want %v (CLDR)", lang, k, got, want)
+			}
+		}
+	}
+	for _, c := range []struct {
+		lang string
+		n    int
+		want string
+	}{
+		{"ru", 1, "1 игра"}, {"ru", 3, "3 игры"}, {"ru", 5, "5 игр"}, {"ru", 11, "11 игр"}, {"ru", 21, "21 игра"}, {"ru", 104, "104 игры"},
+		{"uk", 1, "1 гра"}, {"uk", 2, "2 гри"}, {"uk", 5, "5 ігор"}, {"uk", 12, "12 ігор"}, {"uk", 22, "22 гри"},
+		{"en", 1, "1 game"}, {"en", 0, "0 games"}, {"en", 21, "21 games"},
+	} {
+		if got := cat.N(c.lang, "stats.games.n", c.n); got != c.want {
+			t.Errorf("%s %d: %q, want %q", c.lang, c.n, got, c.want)
+		}
+	}
+	// Russian is its own catalogue, not a copy of the Ukrainian one
+	same := 0
+	for _, k := range cat.Keys("ru") {
+		if cat["ru"][k] == cat["uk"][k] {
+			same++
+		}
+	}
+	if same > len(cat.Keys("ru"))/5 {
+		t.Errorf("%d of %d Russian strings are the Ukrainian ones", same, len(cat.Keys("ru")))
 	}
 }

@@ -27,6 +27,9 @@ type Page struct {
 // T translates a catalogue key in the page's language.
 func (p Page) T(key string, args ...any) string { return p.cat.T(p.Lang, key, args...) }
 
+// N translates a plural catalogue key ("....n") for the count n in the page's language.
+func (p Page) N(key string, n int, args ...any) string { return p.cat.N(p.Lang, key, n, args...) }
+
 // IsAdmin reports whether the viewer is an admin.
 func (p Page) IsAdmin() bool { return p.User != nil && p.User.Role.Can(club.RoleAdmin) }
 

@@ -1,9 +1,11 @@
 package web
 
 import (
+	"encoding/json"
 	"fmt"
 	"mafiaclub/internal/club"
 	"net/http"
+	"strconv"
 	"time"
 )
 
@@ -15,12 +17,36 @@ type playerGame struct {
 
 type playerView struct {
 	Page
-	Player  *club.Player
-	Rated   club.Standing
-	Roles   []ratingRow
-	Games   []playerGame
-	Chart   chart
-	Average string
+	Player    *club.Player
+	Stats     *club.PlayerStats
+	Rules     string
+	RulesList []ruleChoice
+	Figures   []figure
+	Roles     []ratingRow
+	Games     []playerGame
+	Chart     chart
+	EloChart  chart
+	Average   string
+	Elo       string
+}
+
+// figure is one of a player's figures: a label, the value, and what it is made of.
+type figure struct {
+	ID, Label, Value, Detail string
+}
+
+func percent(part, whole int) string {
+	if whole == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.0f%%", 100*club.Share(part, whole))
+}
+
+func perGame(n, games int) string {
+	if games == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f", club.Share(n, games))
 }
 
 func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
@@ -29,52 +55,149 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	pl, res, err := s.svc.Records.Player(r.Context(), id)
+	p := s.page(r)
+	if s.notModified(w, r, p.Lang) {
+		return
+	}
+	pl, res, ps, err := s.svc.Records.PlayerPage(r.Context(), id, r.URL.Query().Get("rules"))
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	p := s.page(r)
 	p.Title = pl.Nick
-	v := playerView{Page: p, Player: pl} // the public profile: no real name
-	var total club.Standing
-	var points []int
-	var dates []time.Time
+	v := playerView{Page: p, Player: pl, Stats: ps, Rules: ps.Rules, Average: formatPoints(ps.Average()), Elo: formatElo(ps.Elo)} // the public profile: no real name
+	for _, rid := range club.RatingScopes() {
+		v.RulesList = append(v.RulesList, ruleChoice{ID: rid, Title: ruleTitle(rid), Selected: rid == ps.Rules})
+	}
 	for _, gr := range res {
 		v.Games = append(v.Games, playerGame{GameResult: gr, Date: p.Time(gr.PlayedAt), Role: p.T("role." + gr.Role),
 			Points: formatPoints(gr.Points), Rated: gr.Rated})
-		if !gr.Rated {
-			continue
-		}
-		total.Games++
-		total.Points += gr.Points
-		i := club.RoleIndex(gr.Role)
-		if gr.Won {
-			total.Wins++
-		}
-		if i >= 0 {
-			total.ByRole[i].Games++
-			total.ByRole[i].Points += gr.Points
-			if gr.Won {
-				total.ByRole[i].Wins++
-			}
-		}
-		points = append(points, total.Points)
-		dates = append(dates, gr.PlayedAt)
 	}
-	v.Rated = total
-	v.Average = formatPoints(total.Average())
-	for i, role := range club.RatingRoles {
-		rs := total.ByRole[i]
-		v.Roles = append(v.Roles, ratingRow{Standing: club.Standing{Nick: p.T("role." + role), Games: rs.Games, Wins: rs.Wins, Points: rs.Points},
-			Total: formatPoints(rs.Points), WinRate: winRate(rs.Wins, rs.Games)})
+	for _, rf := range ps.Roles {
+		v.Roles = append(v.Roles, ratingRow{Standing: club.Standing{Nick: p.T("role." + rf.Role), Games: rf.Games, Wins: rf.Wins, Points: rf.Points},
+			Total: formatPoints(rf.Points), WinRate: winRate(rf.Wins, rf.Games)})
+	}
+	v.Figures = []figure{
+		{"avg", p.T("stats.average"), formatPoints(ps.Average()), p.N("stats.games.n", ps.Games)},
+		{"first-killed", p.T("stats.first_killed"), strconv.Itoa(ps.FirstKilled), percent(ps.FirstKilled, ps.Games)},
+		{"best-move", p.T("stats.best_move"), percent(ps.BestBlacks, ps.BestNamed), p.T("stats.best_move_detail", ps.BestBlacks, ps.BestNamed, ps.BestMoves)},
+		{"checks", p.T("stats.checks"), percent(ps.ChecksBlack, ps.Checks), p.T("stats.of", ps.ChecksBlack, ps.Checks)},
+		{"don", p.T("stats.don"), percent(ps.DonFound, ps.DonChecks), p.T("stats.of", ps.DonFound, ps.DonChecks)},
+		{"votes", p.T("stats.votes"), percent(ps.VotesBlack, ps.Votes), p.T("stats.of", ps.VotesBlack, ps.Votes)},
+		{"noms", p.T("stats.noms"), percent(ps.NomsBlack, ps.Noms), p.T("stats.of", ps.NomsBlack, ps.Noms)},
+		{"fouls", p.T("stats.fouls"), perGame(ps.Fouls, ps.Games), p.N("stats.fouls.n", ps.Fouls)},
+		{"disq", p.T("stats.disq"), perGame(ps.Disqualified, ps.Games), p.N("stats.disq.n", ps.Disqualified)},
 	}
 	// newest first in the list
 	for i, j := 0, len(v.Games)-1; i < j; i, j = i+1, j-1 {
 		v.Games[i], v.Games[j] = v.Games[j], v.Games[i]
 	}
+	var points, elo []int
+	var dates, eloDates []time.Time
+	for i, h := range ps.History {
+		if i == 0 {
+			elo, eloDates = append(elo, club.EloStart), append(eloDates, h.PlayedAt)
+		}
+		points, dates = append(points, h.Points), append(dates, h.PlayedAt)
+		elo, eloDates = append(elo, h.Elo), append(eloDates, h.PlayedAt)
+	}
 	v.Chart = pointsChart(points, dates, s.zone())
+	v.EloChart = lineChart(elo, eloDates, s.zone(), false, formatElo)
 	s.render(w, "player", v)
+}
+
+type jsonCo struct {
+	PlayerID int64  `json:"player"`
+	Nick     string `json:"nickname"`
+	Games    int    `json:"games"`
+	Wins     int    `json:"wins"`
+}
+
+// apiPlayerStats is a player's figures in a rating as JSON: points as decimals, Elo in whole points with
+// hundredths, shares as counts (what of what), so that a reader can compute any rate.
+func (s *Server) apiPlayerStats(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "id", "player")
+	if err != nil {
+		writeJSONError(w, err)
+		return
+	}
+	if s.notModified(w, r, "json") {
+		return
+	}
+	ps, err := s.svc.Records.PlayerStats(r.Context(), id, r.URL.Query().Get("rules"))
+	if err != nil {
+		writeJSONError(w, err)
+		return
+	}
+	roles := map[string]any{}
+	for _, rf := range ps.Roles {
+		roles[rf.Role] = map[string]any{"games": rf.Games, "wins": rf.Wins, "points": json.Number(formatPoints(rf.Points))}
+	}
+	var history []map[string]any
+	for _, h := range ps.History {
+		history = append(history, map[string]any{"game": h.GameID, "played_at": h.PlayedAt.Format(time.RFC3339),
+			"points": json.Number(formatPoints(h.Points)), "elo": json.Number(formatPoints(h.Elo))})
+	}
+	co := func(list []club.CoPlayer) []jsonCo {
+		out := []jsonCo{}
+		for _, c := range list {
+			out = append(out, jsonCo{c.PlayerID, c.Nick, c.Games, c.Wins})
+		}
+		return out
+	}
+	writeJSON(w, map[string]any{
+		"player": ps.PlayerID, "rules": ps.Rules, "games": ps.Games, "wins": ps.Wins,
+		"points": json.Number(formatPoints(ps.Points)), "average": json.Number(formatPoints(ps.Average())),
+		"elo": json.Number(formatPoints(ps.Elo)), "by_role": roles,
+		"first_killed":   ps.FirstKilled,
+		"best_move":      map[string]int{"moves": ps.BestMoves, "named": ps.BestNamed, "blacks": ps.BestBlacks},
+		"sheriff_checks": map[string]int{"checks": ps.Checks, "black": ps.ChecksBlack},
+		"don_checks":     map[string]int{"checks": ps.DonChecks, "sheriff": ps.DonFound},
+		"votes":          map[string]int{"hands": ps.Votes, "against_black": ps.VotesBlack},
+		"nominations":    map[string]int{"nominations": ps.Noms, "black": ps.NomsBlack},
+		"fouls":          ps.Fouls, "disqualifications": ps.Disqualified,
+		"history": history, "partners": co(ps.Partners), "opponents": co(ps.Opponents),
+	})
+}
+
+type clubStatsView struct {
+	Page
+	Stats     *club.ClubStats
+	RulesList []ruleChoice
+	BySize    []balanceRow
+	BySeason  []balanceRow
+}
+
+type balanceRow struct {
+	club.Balance
+	RedShare, BlackShare string
+}
+
+// clubStatsPage shows the club's red/black balance per table size and per season, for a rating.
+func (s *Server) clubStatsPage(w http.ResponseWriter, r *http.Request) {
+	p := s.page(r)
+	if s.notModified(w, r, p.Lang) {
+		return
+	}
+	cs, err := s.svc.Records.ClubStats(r.Context(), r.URL.Query().Get("rules"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	p.Title = p.T("club.stats_title")
+	v := clubStatsView{Page: p, Stats: cs}
+	for _, rid := range club.RatingScopes() {
+		v.RulesList = append(v.RulesList, ruleChoice{ID: rid, Title: ruleTitle(rid), Selected: rid == cs.Rules})
+	}
+	rows := func(list []club.Balance) []balanceRow {
+		var out []balanceRow
+		for _, b := range list {
+			out = append(out, balanceRow{b, percent(b.Red, b.Games), percent(b.Black, b.Games)})
+		}
+		return out
+	}
+	v.BySize, v.BySeason = rows(cs.BySize), rows(cs.BySeason)
+	s.render(w, "clubstats", v)
 }
 
 func winRate(wins, games int) string {

@@ -5,70 +5,164 @@ import (
 	"encoding/json"
 	"fmt"
 	"mafiaclub/internal/club"
+	"mafiaclub/mafia"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// ratingFilter reads the season from the query: from and to are dates (YYYY-MM-DD) in the club's time zone; to is
-// inclusive.
-func (s *Server) ratingFilter(r *http.Request) (club.RatingFilter, string, string, error) {
-	var f club.RatingFilter
-	from, to := r.URL.Query().Get("from"), r.URL.Query().Get("to")
-	if from != "" {
+// ratingQuery reads a rating's choice from the query: rules (a rule set; the club's by default), from and to
+// (dates, YYYY-MM-DD, in the club's time zone; to is inclusive), min (the minimum number of games), sort (elo or
+// points) and page (from 1).
+func (s *Server) ratingQuery(r *http.Request) (club.RatingQuery, error) {
+	var q club.RatingQuery
+	v := r.URL.Query()
+	q.Rules = v.Get("rules")
+	if from := v.Get("from"); from != "" {
 		t, err := time.ParseInLocation("2006-01-02", from, s.zone())
 		if err != nil {
-			return f, from, to, club.Errorf(club.Invalid, "from: a date like 2026-09-01")
+			return q, club.Errorf(club.Invalid, "from: a date like 2026-09-01")
 		}
-		f.From = t
+		q.From = t
 	}
-	if to != "" {
+	if to := v.Get("to"); to != "" {
 		t, err := time.ParseInLocation("2006-01-02", to, s.zone())
 		if err != nil {
-			return f, from, to, club.Errorf(club.Invalid, "to: a date like 2027-05-31")
+			return q, club.Errorf(club.Invalid, "to: a date like 2027-05-31")
 		}
-		f.To = t.AddDate(0, 0, 1)
+		q.To = t.AddDate(0, 0, 1)
 	}
-	return f, from, to, nil
+	for _, f := range []struct {
+		name string
+		to   *int
+	}{{"min", &q.MinGames}, {"page", &q.Page}} {
+		if x := v.Get(f.name); x != "" {
+			n, err := strconv.Atoi(x)
+			if err != nil || n < 0 || n > 1_000_000 {
+				return q, club.Errorf(club.Invalid, "%s: a whole number", f.name)
+			}
+			*f.to = n
+		}
+	}
+	switch v.Get("sort") {
+	case "", "points":
+	case "elo":
+		q.ByElo = true
+	default:
+		return q, club.Errorf(club.Invalid, "sort: points or elo")
+	}
+	return q, nil
 }
 
-func (s *Server) standings(r *http.Request) ([]club.Standing, string, string, error) {
-	f, from, to, err := s.ratingFilter(r)
+func (s *Server) standings(r *http.Request) ([]club.Standing, error) {
+	q, err := s.ratingQuery(r)
 	if err != nil {
-		return nil, from, to, err
+		return nil, err
 	}
-	list, err := s.svc.Records.Standings(r.Context(), f)
-	return list, from, to, err
+	list, err := s.svc.Records.Standings(r.Context(), q.RatingFilter)
+	if err == nil && q.ByElo {
+		club.SortStandingsBy(list, true)
+	}
+	return list, err
+}
+
+// notModified answers a request for a page built from the ratings: it sets the page's ETag (the ratings' version,
+// the language, the viewer and the program's start, since each changes what the page shows) and reports true when
+// the request already holds that page (If-None-Match), having answered 304.
+func (s *Server) notModified(w http.ResponseWriter, r *http.Request, lang string) bool {
+	v, err := s.svc.Records.RatingVersion(r.Context())
+	if err != nil {
+		return false
+	}
+	var uid int64
+	role := ""
+	if u := currentUser(r); u != nil {
+		uid, role = u.ID, string(u.Role)
+	}
+	etag := fmt.Sprintf(`W/"r%d-%s-%d%s-%s"`, v, lang, uid, role, s.started)
+	w.Header().Set("ETag", etag)
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Add("Vary", "Cookie, Accept-Language")
+	for _, t := range strings.Split(r.Header.Get("If-None-Match"), ",") {
+		if strings.TrimSpace(t) == etag {
+			w.WriteHeader(http.StatusNotModified)
+			return true
+		}
+	}
+	return false
 }
 
 type ratingRow struct {
 	club.Standing
-	WinRate, Average, Total string
-	Roles                   []string
+	WinRate, Average, Total, Elo string
+	Roles                        []string
 }
 
 type ratingView struct {
 	Page
-	From, To, Query string
-	Rows            []ratingRow
-	RoleNames       []string
+	Q                        club.RatingQuery
+	From, To, Rules, Sort    string
+	Min                      int
+	Query, Prev, Next        string
+	RulesList                []ruleChoice
+	Rows                     []ratingRow
+	RoleNames                []string
+	Total, PageNo, Pages     int
+	EloStart, EloK, EloPrior string
+}
+
+type ruleChoice struct {
+	ID, Title string
+	Selected  bool
 }
 
 func (s *Server) ratingPage(w http.ResponseWriter, r *http.Request) {
 	p := s.page(r)
-	p.Title = p.T("rating.title")
-	list, from, to, err := s.standings(r)
+	if s.notModified(w, r, p.Lang) {
+		return
+	}
+	q, err := s.ratingQuery(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	v := ratingView{Page: p, From: from, To: to, Query: r.URL.RawQuery}
+	res, err := s.svc.Records.Rating(r.Context(), q)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	vals := r.URL.Query()
+	v := ratingView{Page: p, Q: q, From: vals.Get("from"), To: vals.Get("to"), Rules: q.Scope(), Min: q.MinGames, Sort: "points",
+		Total: res.Total, PageNo: res.Page, Pages: res.Pages,
+		EloStart: formatElo(club.EloStart), EloK: fmt.Sprintf("%g", club.EloK), EloPrior: strconv.Itoa(club.EloPrior)}
+	if q.ByElo {
+		v.Sort = "elo"
+	}
+	v.Title = p.T("rating.title")
+	if q.Scope() != club.ClubRules {
+		v.Title = p.T("rating.rules_title", ruleTitle(q.Scope()))
+	}
+	for _, id := range club.RatingScopes() {
+		v.RulesList = append(v.RulesList, ruleChoice{ID: id, Title: ruleTitle(id), Selected: id == q.Scope()})
+	}
+	vals.Del("page")
+	v.Query = vals.Encode()
+	if res.Page > 1 {
+		vals.Set("page", strconv.Itoa(res.Page-1))
+		v.Prev = "/rating?" + vals.Encode()
+	}
+	if res.Page < res.Pages {
+		vals.Set("page", strconv.Itoa(res.Page+1))
+		v.Next = "/rating?" + vals.Encode()
+	}
 	for _, role := range club.RatingRoles {
 		v.RoleNames = append(v.RoleNames, p.T("role."+role))
 	}
-	for _, st := range list {
-		row := ratingRow{Standing: st, WinRate: fmt.Sprintf("%.0f%%", st.WinRate()), Average: formatPoints(st.Average()), Total: formatPoints(st.Points)}
+	for _, st := range res.Lines {
+		row := ratingRow{Standing: st, WinRate: fmt.Sprintf("%.0f%%", st.WinRate()), Average: formatPoints(st.Average()),
+			Total: formatPoints(st.Points), Elo: formatElo(st.Elo)}
 		for _, rs := range st.ByRole {
 			row.Roles = append(row.Roles, fmt.Sprintf("%d/%d · %s", rs.Wins, rs.Games, formatPoints(rs.Points)))
 		}
@@ -77,9 +171,22 @@ func (s *Server) ratingPage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, "rating", v)
 }
 
+// formatElo writes an Elo kept in hundredths as a whole number.
+func formatElo(h int) string { return strconv.Itoa(int(math.Round(float64(h) / 100))) }
+
+func ruleTitle(id string) string {
+	if rs, ok := mafia.RuleSet(id); ok {
+		return rs.Title
+	}
+	return id
+}
+
 // ratingCSV exports the standings: one line per player, points as decimals.
 func (s *Server) ratingCSV(w http.ResponseWriter, r *http.Request) {
-	list, _, _, err := s.standings(r)
+	if s.notModified(w, r, "csv") {
+		return
+	}
+	list, err := s.standings(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -87,14 +194,14 @@ func (s *Server) ratingCSV(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", `attachment; filename="rating.csv"`)
 	cw := csv.NewWriter(w)
-	head := []string{"rank", "nickname", "games", "wins", "win_rate", "points", "average"}
+	head := []string{"rank", "nickname", "games", "wins", "win_rate", "points", "average", "elo"}
 	for _, role := range club.RatingRoles {
 		head = append(head, role+"_games", role+"_wins", role+"_points")
 	}
 	writeCSVLine(cw, head)
 	for _, st := range list {
 		line := []string{strconv.Itoa(st.Rank), st.Nick, strconv.Itoa(st.Games), strconv.Itoa(st.Wins),
-			fmt.Sprintf("%.1f", st.WinRate()), formatPoints(st.Points), formatPoints(st.Average())}
+			fmt.Sprintf("%.1f", st.WinRate()), formatPoints(st.Points), formatPoints(st.Average()), formatPoints(st.Elo)}
 		for _, rs := range st.ByRole {
 			line = append(line, strconv.Itoa(rs.Games), strconv.Itoa(rs.Wins), formatPoints(rs.Points))
 		}
@@ -121,11 +228,15 @@ type jsonStanding struct {
 	Wins     int                       `json:"wins"`
 	Points   json.Number               `json:"points"`
 	Average  json.Number               `json:"average"`
+	Elo      json.Number               `json:"elo"`
 	ByRole   map[string]map[string]any `json:"by_role"`
 }
 
 func (s *Server) apiStandings(w http.ResponseWriter, r *http.Request) {
-	list, _, _, err := s.standings(r)
+	if s.notModified(w, r, "json") {
+		return
+	}
+	list, err := s.standings(r)
 	if err != nil {
 		writeJSONError(w, err)
 		return
@@ -133,7 +244,7 @@ func (s *Server) apiStandings(w http.ResponseWriter, r *http.Request) {
 	out := []jsonStanding{}
 	for _, st := range list {
 		js := jsonStanding{Rank: st.Rank, PlayerID: st.PlayerID, Nick: st.Nick, Games: st.Games, Wins: st.Wins,
-			Points: json.Number(formatPoints(st.Points)), Average: json.Number(formatPoints(st.Average())), ByRole: map[string]map[string]any{}}
+			Points: json.Number(formatPoints(st.Points)), Average: json.Number(formatPoints(st.Average())), Elo: json.Number(formatPoints(st.Elo)), ByRole: map[string]map[string]any{}}
 		for i, role := range club.RatingRoles {
 			rs := st.ByRole[i]
 			js.ByRole[role] = map[string]any{"games": rs.Games, "wins": rs.Wins, "points": json.Number(formatPoints(rs.Points))}

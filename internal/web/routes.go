@@ -47,6 +47,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /nights/{id}", s.nightPage)
 	mux.HandleFunc("GET /rules", s.rulesPage)
 	mux.HandleFunc("GET /api/standings", s.apiStandings)
+	mux.HandleFunc("GET /api/players/{id}/stats", s.apiPlayerStats)
+	mux.HandleFunc("GET /stats", s.clubStatsPage)
 	mux.HandleFunc("GET /api/games/{id}", s.apiGame)
 	mux.HandleFunc("GET /api/nights", s.apiNights)
 

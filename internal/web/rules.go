@@ -6,9 +6,12 @@ import "net/http"
 // registration). The text of both languages lives in templates/rules.html; it needs no store.
 func (s *Server) rulesPage(w http.ResponseWriter, r *http.Request) {
 	p := s.page(r)
-	if p.Lang == "en" {
+	switch p.Lang {
+	case "en":
 		p.Title = "Club rules"
-	} else {
+	case "ru":
+		p.Title = "Правила клуба" // the text itself is still the Ukrainian one
+	default:
 		p.Title = "Правила клубу"
 	}
 	s.render(w, "rules", p)

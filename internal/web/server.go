@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -56,6 +57,9 @@ type Server struct {
 	metrics *metrics
 	feeds   *feeds
 	streams chan struct{} // closed when the server shuts down: live streams end
+	// started names this run of the program in the ETags of pages built from the ratings: a new program may draw
+	// them differently.
+	started string
 }
 
 const sessionCookie = "mafiaclub_session"
@@ -67,7 +71,8 @@ func New(svc *club.Services) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{svc: svc, Catalog: cat, Cookies: CookieSecureAuto, Log: slog.Default(), Live: live.NewHub(), streams: make(chan struct{})}
+	s := &Server{svc: svc, Catalog: cat, Cookies: CookieSecureAuto, Log: slog.Default(), Live: live.NewHub(), streams: make(chan struct{}),
+		started: strconv.FormatInt(time.Now().UnixNano(), 36)}
 	s.Stream = live.Stream{Heartbeat: 15 * time.Second, WriteTimeout: 10 * time.Second, Done: s.streams}
 	s.feeds = newFeeds(s)
 	s.metrics = newMetrics(liveGamesGauge(s))
