@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -79,9 +80,15 @@ func rating(t *testing.T, s club.Store) {
 		rated bool
 		at    time.Time
 	}
+	// the games are saved in the order they were played, as a club saves them (a game saved out of order makes
+	// the store recompute the Elo of every later game of its rating, which 2000 random saves would do 2000 times)
+	times := make([]time.Time, n)
+	for i := range times {
+		times[i] = base.Add(time.Duration(rng.IntN(2*365*24)) * time.Hour)
+	}
+	slices.SortFunc(times, func(a, b time.Time) int { return a.Compare(b) })
 	var all []played
-	for i := 0; i < n; i++ {
-		at := base.Add(time.Duration(rng.IntN(2*365*24)) * time.Hour)
+	for _, at := range times {
 		id, rated := genGame(t, clock, games, host, rng, players, at)
 		all = append(all, played{id, rated, at})
 	}
