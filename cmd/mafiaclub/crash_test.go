@@ -190,7 +190,14 @@ type server struct {
 // startServer runs `serve` on a free loopback port and waits for its "listening on" line.
 func startServer(t *testing.T, bin, data string) *server {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "-addr", "127.0.0.1:0", "-data", data, "-cookie-secure", "never")
+	return startServerArgs(t, bin, "-data", data)
+}
+
+// startServerArgs runs `serve` with the flags given (besides a free port and cookies for plain HTTP) and waits
+// for its "listening on" line; a server the test leaves running is killed at its end.
+func startServerArgs(t *testing.T, bin string, flags ...string) *server {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"serve", "-addr", "127.0.0.1:0", "-cookie-secure", "never"}, flags...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -222,8 +229,8 @@ func startServer(t *testing.T, bin, data string) *server {
 	case <-s.out:
 		cmd.Wait()
 		t.Fatalf("the server exited before listening: %v", cmd.ProcessState)
-	case <-time.After(15 * time.Second):
-		t.Fatal("the server did not say where it listens within 15 s")
+	case <-time.After(30 * time.Second):
+		t.Fatal("the server did not say where it listens within 30 s")
 	}
 	return s
 }

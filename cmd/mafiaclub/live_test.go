@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -20,41 +19,7 @@ import (
 // startServerDB runs `serve` on a database URL and waits for its "listening on" line.
 func startServerDB(t *testing.T, bin, db string) *server {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "-addr", "127.0.0.1:0", "-db", db, "-cookie-secure", "never")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = &testLogWriter{t: t}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	s := &server{cmd: cmd, out: make(chan struct{})}
-	t.Cleanup(func() {
-		if s.cmd.ProcessState == nil {
-			s.cmd.Process.Signal(os.Interrupt)
-			s.cmd.Wait()
-		}
-	})
-	addr := make(chan string, 1)
-	go func() {
-		defer close(s.out)
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if a, ok := strings.CutPrefix(sc.Text(), "listening on "); ok {
-				addr <- a
-			}
-		}
-	}()
-	select {
-	case s.base = <-addr:
-	case <-s.out:
-		cmd.Wait()
-		t.Fatalf("the server exited before listening: %v", cmd.ProcessState)
-	case <-time.After(30 * time.Second):
-		t.Fatal("the server did not say where it listens within 30 s")
-	}
-	return s
+	return startServerArgs(t, bin, "-db", db)
 }
 
 // freshSchema makes an empty schema on TEST_DATABASE_URL's server (skipped without it, failed under CI) and
