@@ -58,11 +58,11 @@ func TestRatingsBuiltFromSavedGames(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	joker, err := db.PlayerByNick(ctx, "Bohdana") // seat 2 of the first game: she nominates seat 3, a black
+	bohdana, err := db.PlayerByNick(ctx, "Bohdana") // seat 2 of the first game: she nominates seat 3, a black
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantRes, _ := db.PlayerResults(ctx, joker.ID)
+	wantRes, _ := db.PlayerResults(ctx, bohdana.ID)
 	wantStand, _ := db.Standings(ctx, club.RatingFilter{})
 	club.SortStandings(wantStand)
 	// as the migration leaves a database: no figures, no standings, no Elo, to be built
@@ -82,7 +82,7 @@ func TestRatingsBuiltFromSavedGames(t *testing.T) {
 	if err != nil || n != 3 {
 		t.Fatalf("backfilled %d games (%v), want 3", n, err)
 	}
-	gotRes, _ := db.PlayerResults(ctx, joker.ID)
+	gotRes, _ := db.PlayerResults(ctx, bohdana.ID)
 	if !reflect.DeepEqual(gotRes, wantRes) {
 		t.Errorf("her results rebuilt:\n%+v\nwant\n%+v", gotRes, wantRes)
 	}
