@@ -134,6 +134,13 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	clock := club.NewClock(zone, nil)
 	db.Now = clock.Now
 	svc := club.NewServices(db, clock)
+	// the players' figures of games saved before they existed, computed once from their records (points unchanged)
+	if n, err := svc.Records.Backfill(context.Background()); err != nil {
+		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
+		return 1
+	} else if n > 0 {
+		log.Info("figures computed from the records of earlier games", "games", n)
+	}
 	if !isPostgresURL(c.db) {
 		svc.Backups = club.NewBackups(db, clock, filepath.Join(c.data, "backups"))
 	}
