@@ -163,3 +163,28 @@ func TestRebind(t *testing.T) {
 		}
 	}
 }
+
+// A nickname change raises the ratings' version: a rating page held by a reader (its ETag) shows nicknames.
+func TestNicknameChangeRaisesRatingVersion(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "club.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	p := &club.Player{Nick: "Anna"}
+	if err := db.CreatePlayer(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	before, err := db.RatingVersion(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Nick = "Hanna"
+	if err := db.UpdatePlayer(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := db.RatingVersion(ctx); after <= before {
+		t.Errorf("the ratings' version stayed %d after a nickname change", after)
+	}
+}

@@ -126,15 +126,19 @@ func (db *DB) Player(ctx context.Context, id int64) (*club.Player, error) {
 }
 
 // UpdatePlayer changes a profile's nickname and real name.
+// The ratings' version is raised with it: the rating pages show nicknames, and a page a reader holds (its ETag)
+// must not outlive a change of one.
 func (db *DB) UpdatePlayer(ctx context.Context, p *club.Player) error {
-	res, err := db.w.ExecContext(ctx, `UPDATE players SET nick = ?, nick_key = ?, real_name = ? WHERE id = ?`, p.Nick, nickKey(p.Nick), p.RealName, p.ID)
-	if err != nil {
-		return translate(err, "player")
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return club.Errorf(club.NotFound, "no such player")
-	}
-	return nil
+	return db.inTx(ctx, "player", func(tx *txn) error {
+		res, err := tx.ExecContext(ctx, `UPDATE players SET nick = ?, nick_key = ?, real_name = ? WHERE id = ?`, p.Nick, nickKey(p.Nick), p.RealName, p.ID)
+		if err != nil {
+			return translate(err, "player")
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return club.Errorf(club.NotFound, "no such player")
+		}
+		return bumpRating(ctx, tx)
+	})
 }
 
 // SetPlayerPhoto stores or removes a profile's photo.
