@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"mafiaclub/internal/club"
+	"mafiaclub/internal/hostview"
 	"mafiaclub/mafia"
 	"mafiaclub/mafia/record"
 )
@@ -255,98 +255,14 @@ func (s *Server) gameLive(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// eventsFromForm turns the action form into record events. It only reads the form; whether the rules allow the
-// events is the engine's answer.
+// eventsFromForm turns the action form into record events, as the browser's engine does (hostview reads both).
 func eventsFromForm(r *http.Request, st *club.State) ([]record.Event, error) {
-	f := r.PostForm
-	n := len(st.Game.Seats)
-	seat := func(name string) (uint8, error) {
-		v, err := strconv.Atoi(f.Get(name))
-		if err != nil || v < 1 || v > n {
-			return 0, club.Errorf(club.Invalid, "choose a seat from 1 to %d", n)
-		}
-		return uint8(v), nil
+	events, err := hostview.EventsFromForm(r.PostForm, st.Play)
+	var fe *hostview.FormError
+	if errors.As(err, &fe) {
+		return nil, club.Errorf(club.Invalid, fe.Format, fe.Args...)
 	}
-	seats := func(name string) (mafia.Seats, []int, error) {
-		var set mafia.Seats
-		var list []int
-		for _, x := range f[name] {
-			v, err := strconv.Atoi(x)
-			if err != nil || v < 1 || v > n {
-				return 0, nil, club.Errorf(club.Invalid, "choose seats from 1 to %d", n)
-			}
-			if !set.Has(v) {
-				list = append(list, v)
-			}
-			set = set.Add(v)
-		}
-		return set, list, nil
-	}
-	typ := f.Get("type")
-	if typ == "shoot_all" {
-		// "all at seat N" in one tap: one shot by each black player who has not shot yet, as the engine lists them.
-		target, err := seat("target")
-		if err != nil {
-			return nil, err
-		}
-		next := st.Play.Next()
-		var out []record.Event
-		for _, by := range next.Actors.List() {
-			out = append(out, record.Event{Event: mafia.Shot(by, int(target))})
-		}
-		if len(out) == 0 {
-			return nil, club.Errorf(club.Invalid, "nobody is left to shoot")
-		}
-		return out, nil
-	}
-	t, ok := mafia.ParseEventType(typ)
-	if !ok {
-		return nil, club.Errorf(club.Invalid, "unknown action %q", typ)
-	}
-	e := record.Event{Event: mafia.Event{Type: t}, Reason: strings.TrimSpace(f.Get("reason")), Note: strings.TrimSpace(f.Get("note"))}
-	var err error
-	switch t {
-	case mafia.EvSpeech, mafia.EvFoul, mafia.EvWarning, mafia.EvDisqualify, mafia.EvTeamLoss, mafia.EvAdjust:
-		e.Seat, err = seat("seat")
-	case mafia.EvNominate, mafia.EvShot, mafia.EvCheck, mafia.EvHeal:
-		if e.Seat, err = seat("by"); err == nil {
-			e.Target, err = seat("target")
-		}
-	case mafia.EvVote:
-		if e.Target, err = seat("target"); err == nil {
-			e.Voters, _, err = seats("voters")
-			e.VotersGiven = true
-		}
-	case mafia.EvLift:
-		e.Voters, _, err = seats("voters")
-		e.VotersGiven = true
-	case mafia.EvBestMove:
-		var list []int
-		if e.Seat, err = seat("by"); err == nil {
-			_, list, err = seats("targets")
-		}
-		if err == nil && (len(list) == 0 || len(list) > 3) {
-			err = club.Errorf(club.Invalid, "name one to three seats")
-		}
-		for _, x := range list {
-			e.Targets[e.NTargets] = uint8(x)
-			e.NTargets++
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	if t == mafia.EvAdjust {
-		h, perr := record.Hundredths([]byte(strings.TrimSpace(f.Get("points"))))
-		if perr != nil {
-			return nil, club.Errorf(club.Invalid, "points: %v", perr)
-		}
-		e.Points = int32(h)
-	}
-	if (t == mafia.EvDisqualify || t == mafia.EvTeamLoss) && e.Reason == "" {
-		return nil, club.Errorf(club.Invalid, "give the reason")
-	}
-	return []record.Event{e}, nil
+	return events, err
 }
 
 // approveExtra records the chief judge's agreement to a winner's 0.6 or 0.7 (§T6.1.3).
@@ -362,3 +278,5 @@ func (s *Server) approveExtra(w http.ResponseWriter, r *http.Request) {
 	}
 	http.Redirect(w, r, fmt.Sprintf("/games/%d", id), http.StatusSeeOther)
 }
+
+func (s *Server) engineURLs() (string, string) { return "", "" }

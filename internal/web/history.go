@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"mafiaclub/internal/club"
+	"mafiaclub/internal/hostview"
 	"mafiaclub/mafia"
 	"net/http"
 	"strconv"
@@ -94,7 +95,7 @@ type recordView struct {
 	Seats       []protoSeat
 	Days        []protoDay
 	BestMove    string
-	Chrono      []chronoLine
+	Chrono      []hostview.ChronoLine
 }
 
 // recordPage is the public page of a saved game, and with ?view=protocol its one-page protocol (seed 002 §P7).

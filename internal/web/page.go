@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"mafiaclub/internal/club"
+	"mafiaclub/internal/hostview"
 )
 
 // Page is what every page's view starts with.
@@ -84,13 +85,7 @@ var funcs = template.FuncMap{
 }
 
 // formatPoints writes hundredths as a signed decimal with two places: "1.30", "-0.05".
-func formatPoints(h int) string {
-	sign := ""
-	if h < 0 {
-		sign, h = "-", -h
-	}
-	return fmt.Sprintf("%s%d.%02d", sign, h/100, h%100)
-}
+func formatPoints(h int) string { return hostview.Points(h) }
 
 func urlQueryEscape(s string) string { return url.QueryEscape(s) }
 

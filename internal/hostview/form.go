@@ -1,0 +1,115 @@
+package hostview
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"mafiaclub/mafia"
+	"mafiaclub/mafia/record"
+)
+
+// FormError is a host's form that cannot be read: a seat out of range, a missing reason. Its Format and Args
+// are the catalogue's "msg:" key and arguments; Error gives the English text.
+type FormError struct {
+	Format string
+	Args   []any
+}
+
+func (e *FormError) Error() string { return fmt.Sprintf(e.Format, e.Args...) }
+
+func formErr(format string, args ...any) error { return &FormError{Format: format, Args: args} }
+
+// EventsFromForm turns the host's action form into record events. It only reads the form; whether the rules allow
+// the events is the engine's answer. "shoot_all" (all at seat N in one tap) is one shot by each black player who
+// has not shot yet, as the engine lists them in play's state.
+func EventsFromForm(f url.Values, play *mafia.Game) ([]record.Event, error) {
+	n := play.Players()
+	seat := func(name string) (uint8, error) {
+		v, err := strconv.Atoi(f.Get(name))
+		if err != nil || v < 1 || v > n {
+			return 0, formErr("choose a seat from 1 to %d", n)
+		}
+		return uint8(v), nil
+	}
+	seats := func(name string) (mafia.Seats, []int, error) {
+		var set mafia.Seats
+		var list []int
+		for _, x := range f[name] {
+			v, err := strconv.Atoi(x)
+			if err != nil || v < 1 || v > n {
+				return 0, nil, formErr("choose seats from 1 to %d", n)
+			}
+			if !set.Has(v) {
+				list = append(list, v)
+			}
+			set = set.Add(v)
+		}
+		return set, list, nil
+	}
+	typ := f.Get("type")
+	if typ == "shoot_all" {
+		target, err := seat("target")
+		if err != nil {
+			return nil, err
+		}
+		next := play.Next()
+		var out []record.Event
+		for _, by := range next.Actors.List() {
+			out = append(out, record.Event{Event: mafia.Shot(by, int(target))})
+		}
+		if len(out) == 0 {
+			return nil, formErr("nobody is left to shoot")
+		}
+		return out, nil
+	}
+	t, ok := mafia.ParseEventType(typ)
+	if !ok {
+		return nil, formErr("unknown action %q", typ)
+	}
+	e := record.Event{Event: mafia.Event{Type: t}, Reason: strings.TrimSpace(f.Get("reason")), Note: strings.TrimSpace(f.Get("note"))}
+	var err error
+	switch t {
+	case mafia.EvSpeech, mafia.EvFoul, mafia.EvWarning, mafia.EvDisqualify, mafia.EvTeamLoss, mafia.EvAdjust:
+		e.Seat, err = seat("seat")
+	case mafia.EvNominate, mafia.EvShot, mafia.EvCheck, mafia.EvHeal:
+		if e.Seat, err = seat("by"); err == nil {
+			e.Target, err = seat("target")
+		}
+	case mafia.EvVote:
+		if e.Target, err = seat("target"); err == nil {
+			e.Voters, _, err = seats("voters")
+			e.VotersGiven = true
+		}
+	case mafia.EvLift:
+		e.Voters, _, err = seats("voters")
+		e.VotersGiven = true
+	case mafia.EvBestMove:
+		var list []int
+		if e.Seat, err = seat("by"); err == nil {
+			_, list, err = seats("targets")
+		}
+		if err == nil && (len(list) == 0 || len(list) > 3) {
+			err = formErr("name one to three seats")
+		}
+		for _, x := range list {
+			e.Targets[e.NTargets] = uint8(x)
+			e.NTargets++
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if t == mafia.EvAdjust {
+		h, perr := record.Hundredths([]byte(strings.TrimSpace(f.Get("points"))))
+		if perr != nil {
+			return nil, formErr("points: %v", perr)
+		}
+		e.Points = int32(h)
+	}
+	if (t == mafia.EvDisqualify || t == mafia.EvTeamLoss) && e.Reason == "" {
+		return nil, formErr("give the reason")
+	}
+	return []record.Event{e}, nil
+}
