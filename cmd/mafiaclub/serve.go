@@ -21,6 +21,7 @@ import (
 	"mafiaclub/internal/live"
 	"mafiaclub/internal/notify"
 	"mafiaclub/internal/sqlstore"
+	"mafiaclub/internal/wasmengine"
 	"mafiaclub/internal/web"
 )
 
@@ -36,6 +37,7 @@ type config struct {
 	logFormat, metricsToken           string
 	tlsCert, tlsKey                   string
 	demo                              bool
+	engine                            string
 }
 
 func serveFlags(fs *flag.FlagSet) *config {
@@ -45,6 +47,7 @@ func serveFlags(fs *flag.FlagSet) *config {
 	fs.StringVar(&c.db, "db", env("MAFIACLUB_DB", ""), "database: a SQLite file (default DATA/mafiaclub.db) (MAFIACLUB_DB)")
 	fs.StringVar(&c.tz, "tz", env("MAFIACLUB_TZ", "America/Edmonton"), "the club's time zone (MAFIACLUB_TZ)")
 	fs.StringVar(&c.cookies, "cookie-secure", env("MAFIACLUB_COOKIE_SECURE", "auto"), "mark the session cookie Secure: auto (over TLS and on localhost), always, never")
+	fs.StringVar(&c.engine, "engine", env("MAFIACLUB_ENGINE", "auto"), "the host page's engine in the browser: auto (the one this binary carries, or else built from the checkout with the Go toolchain at start-up) or off (MAFIACLUB_ENGINE)")
 	fs.BoolVar(&c.demo, "demo", false, "create the demo club (admin, host, twenty players) if it is not there")
 	fs.StringVar(&c.logFormat, "log-format", env("MAFIACLUB_LOG_FORMAT", "text"), "the log's format: text or json (MAFIACLUB_LOG_FORMAT)")
 	fs.StringVar(&c.metricsToken, "metrics-token", env("MAFIACLUB_METRICS_TOKEN", ""), "a token that opens /metrics to other machines (Authorization: Bearer TOKEN); without it, only this machine (MAFIACLUB_METRICS_TOKEN)")
@@ -152,6 +155,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	site.Log = log
 	site.Cookies = web.CookieSecurity(c.cookies)
 	site.MetricsToken = c.metricsToken
+	if c.engine != "off" {
+		go startEngine(ctx, site, log)
+	}
 	stopNotices, err := startNotices(site, c.smtp, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
@@ -264,4 +270,20 @@ func adminCreate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "\ncreated %s %q (id %d)\n", *role, *login, u.ID)
 	return 0
+}
+
+// startEngine gives the host pages their engine in the browser. From a checkout it is built with the Go toolchain
+// (a minute the first time, a second or two once Go's build cache has it); pages drawn before it is ready work by
+// plain form posts.
+func startEngine(ctx context.Context, site *web.Server, log *slog.Logger) {
+	t := time.Now()
+	m, err := wasmengine.Find(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			log.Warn("the host page's engine is not available: host pages work by plain form posts", "err", err)
+		}
+		return
+	}
+	site.SetEngine(m)
+	log.Info("the host page's engine is ready", "size", len(m.WASM), "gzip", len(m.WASMGzip), "took", time.Since(t).Round(time.Millisecond))
 }

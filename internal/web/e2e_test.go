@@ -454,6 +454,8 @@ type hostBrowser struct {
 	exceptions []string
 	badLoads   []string
 	consoleErr []string
+	// expected holds parts of failed loads and console errors a test expects (a refused action, a cut network)
+	expected []string
 }
 
 // watch accepts every confirmation dialog and records script errors and failed loads.
@@ -527,7 +529,18 @@ func (b *hostBrowser) report() {
 	for _, e := range b.exceptions {
 		b.t.Errorf("script error in the page: %s", e)
 	}
+	isExpected := func(s string) bool {
+		for _, e := range b.expected {
+			if strings.Contains(s, e) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, l := range b.badLoads {
+		if isExpected(l) {
+			continue
+		}
 		if strings.HasSuffix(l, "/favicon.ico") {
 			b.t.Logf("site: %s", l)
 			continue
@@ -535,7 +548,7 @@ func (b *hostBrowser) report() {
 		b.t.Errorf("failed load: %s", l)
 	}
 	for _, c := range b.consoleErr {
-		if strings.Contains(c, "favicon.ico") {
+		if strings.Contains(c, "favicon.ico") || isExpected(c) {
 			continue
 		}
 		b.t.Errorf("console error: %s", c)

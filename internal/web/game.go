@@ -123,6 +123,10 @@ func (s *Server) gameAct(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	events, err := eventsFromForm(r, st)
+	if err != nil && wantsJSON(r) {
+		s.answerJSON(w, r, st, err)
+		return
+	}
 	if err != nil {
 		s.renderGame(w, r, http.StatusBadRequest, st, s.errorText(s.page(r).Lang, err))
 		return
@@ -151,6 +155,15 @@ func (s *Server) afterChange(w http.ResponseWriter, r *http.Request, old *club.S
 	return func(st *club.State, err error) {
 		if err == nil {
 			s.Live.Publish(st.Game.ID, st.Game.Version)
+		}
+		if wantsJSON(r) {
+			if st == nil {
+				st = old
+			}
+			s.answerJSON(w, r, st, err)
+			return
+		}
+		if err == nil {
 			http.Redirect(w, r, fmt.Sprintf("/games/%d", st.Game.ID), http.StatusSeeOther)
 			return
 		}
@@ -278,5 +291,3 @@ func (s *Server) approveExtra(w http.ResponseWriter, r *http.Request) {
 	}
 	http.Redirect(w, r, fmt.Sprintf("/games/%d", id), http.StatusSeeOther)
 }
-
-func (s *Server) engineURLs() (string, string) { return "", "" }

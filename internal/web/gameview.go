@@ -21,6 +21,8 @@ type gameView struct {
 	// Engine is the address of the engine compiled to WebAssembly, "" while it is not ready (the page then works
 	// by plain form posts).
 	Engine, Exec string
+	// Zone is the club's time zone, in which the browser writes the time of an action not yet saved.
+	Zone string
 }
 
 // hostInput is what the host page of a game is drawn from, for its viewer.
@@ -68,6 +70,7 @@ func (s *Server) renderGame(w http.ResponseWriter, r *http.Request, code int, st
 	}
 	v := gameView{Page: p, Game: st.Game, Host: template.HTML(buf.String()), Input: in}
 	v.Engine, v.Exec = s.engineURLs()
+	v.Zone = s.zone().String()
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)
 	s.render(w, "game", v)

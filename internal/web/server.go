@@ -14,10 +14,12 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"mafiaclub/internal/club"
 	"mafiaclub/internal/live"
+	"mafiaclub/internal/wasmengine"
 )
 
 //go:embed templates/*.html
@@ -54,6 +56,7 @@ type Server struct {
 	BackupDir string
 
 	pages   map[string]*template.Template
+	engine  atomic.Pointer[wasmengine.Module]
 	metrics *metrics
 	feeds   *feeds
 	streams chan struct{} // closed when the server shuts down: live streams end
@@ -151,7 +154,7 @@ func limitBodies(next http.Handler) http.Handler {
 func securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'")
+		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self' 'wasm-unsafe-eval'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'")
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "same-origin")
 		h.Set("X-Frame-Options", "DENY")

@@ -1,0 +1,3 @@
+package wasmengine
+
+//go:generate go run ./gen

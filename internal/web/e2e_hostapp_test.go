@@ -1,0 +1,399 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+
+	"mafiaclub/internal/club"
+	"mafiaclub/internal/wasmengine"
+	"mafiaclub/internal/web"
+	"mafiaclub/mafia/record"
+)
+
+// The host page as a table app: the engine in WebAssembly applies each tap at once, the actions wait in the
+// browser's storage while the network is down, and the server ends with each of them exactly once.
+
+var (
+	engineOnce sync.Once
+	engineMod  *wasmengine.Module
+	engineErr  error
+)
+
+// testEngine builds the engine from this checkout once for all the tests (Go's build cache makes it quick).
+func testEngine(t *testing.T) *wasmengine.Module {
+	t.Helper()
+	engineOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		engineMod, engineErr = wasmengine.Find(ctx)
+	})
+	if engineErr != nil {
+		t.Fatalf("the engine: %v", engineErr)
+	}
+	return engineMod
+}
+
+// appSite starts the site with the engine, and a live game of the club's rule set with ten guests.
+func appSite(t *testing.T) (*e2eSite, *club.User, int64) {
+	t.Helper()
+	m := testEngine(t)
+	site := startSite(t, time.UTC, func(s *web.Server) { s.SetEngine(m) })
+	ctx := context.Background()
+	svc := site.Site.Services()
+	host, _, err := svc.Accounts.Login(ctx, club.Credentials{Login: club.DemoHostLogin, Password: club.DemoHostPassword, Addr: "127.0.0.1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ng := club.NewGame{Rules: "fiim-2025-club"}
+	for i, r := range tenRoles {
+		ng.Seats = append(ng.Seats, club.NewSeat{Name: fmt.Sprintf("Guest %d", i+1), Role: r, Guest: true})
+	}
+	g, err := svc.Games.Start(ctx, host, ng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return site, host, g.ID
+}
+
+// appBrowser drives the table app in one tab.
+type appBrowser struct {
+	*hostBrowser
+	posts atomic.Int32 // the POST requests the tab sent
+}
+
+func newAppBrowser(t *testing.T, ctx context.Context, base string) *appBrowser {
+	// a cut network fails loads on purpose
+	b := &appBrowser{hostBrowser: &hostBrowser{t: t, ctx: ctx, base: base, expected: []string{"ERR_INTERNET_DISCONNECTED"}}}
+	b.watch()
+	reqs := chromedp.Events(ctx, network.RequestWillBeSent)
+	go func() {
+		for ev, err := range reqs {
+			if err != nil {
+				return
+			}
+			if ev.Request.Method == "POST" {
+				b.posts.Add(1)
+			}
+		}
+	}()
+	return b
+}
+
+// until waits for a script expression to be true.
+func (b *appBrowser) until(what, js string, wait time.Duration) {
+	b.t.Helper()
+	end := time.Now().Add(wait)
+	for {
+		ctx, cancel := context.WithTimeout(b.ctx, 2*time.Second)
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js))
+		cancel()
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(end) || b.ctx.Err() != nil {
+			b.t.Fatalf("%s: not after %v (last error %v; page %s)", what, wait, err, b.where())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func (b *appBrowser) ready() {
+	b.t.Helper()
+	b.until("the engine starts", `!!(window.mafiaclubHost && mafiaclubHost.ready())`, 30*time.Second)
+}
+
+func (b *appBrowser) version() int64 {
+	b.t.Helper()
+	return eval[int64](b.hostBrowser, `+document.getElementById('game').dataset.version`)
+}
+
+// tap clicks sel and checks that the page shows the next version at once, without a new document.
+func (b *appBrowser) tap(what, sel string) {
+	b.t.Helper()
+	v := b.version()
+	eval[bool](b.hostBrowser, `window.__sameDocument = true`)
+	b.do(what, chromedp.Click(chromedp.CSS(sel)))
+	b.until(what+" drawn", fmt.Sprintf(`+document.getElementById('game').dataset.version === %d`, v+1), 5*time.Second)
+	if !eval[bool](b.hostBrowser, `window.__sameDocument === true`) {
+		b.t.Fatalf("%s: the page was reloaded", what)
+	}
+}
+
+// actionAtHand is what a host does next, for a generic walk through a game: the best move, a vote, the lift
+// vote, a shot, a check, a heal, one nomination per speaker, or the main action.
+const actionAtHand = `(() => {
+  const q = s => document.querySelector(s);
+  const seat = b => '#' + b.closest('.seat').id + ' ' + '.seat-main[value=' + b.value + ']';
+  if (q('#bm-form')) { if (!q('#bm-form input:checked')) { q('#bm-form input').click(); } return '#act-bm'; }
+  if (q('#vote-form')) { return '#act-vote'; }
+  if (q('#lift-form')) { return '#act-lift'; }
+  for (const v of ['shoot', 'check', 'heal']) {
+    const all = document.querySelectorAll('.seat-main[value=' + v + ']');
+    if (all.length) { return seat(all[all.length > 3 ? 3 : 0]); }
+  }
+  const noms = document.querySelectorAll('.seat-main[value=nominate]');
+  const speaker = q('#game').dataset.speaker;
+  if (noms.length && window.__nominatedBy !== speaker && +speaker % 3 === 1) { window.__nominatedBy = speaker; return seat(noms[noms.length - 1]); }
+  if (q('[data-key=n]')) { return '[data-key=n]'; }
+  return '';
+})()`
+
+// play takes n actions at hand.
+func (b *appBrowser) play(n int) {
+	b.t.Helper()
+	for i := 0; i < n; i++ {
+		sel := eval[string](b.hostBrowser, actionAtHand)
+		if sel == "" {
+			b.t.Fatalf("no action at hand (page %s)", b.where())
+		}
+		b.tap(sel, sel)
+	}
+}
+
+func (b *appBrowser) pending() int {
+	b.t.Helper()
+	return eval[int](b.hostBrowser, `mafiaclubHost.pending()`)
+}
+
+// offline cuts the tab's network (its service worker's too) and tells the page, as a venue's dead wifi does.
+func (b *appBrowser) offline(off bool) {
+	b.t.Helper()
+	yes := true
+	ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
+	defer cancel()
+	_, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
+		EmulateOfflineServiceWorker: &yes,
+		MatchedNetworkConditions:    []*network.Conditions{{Offline: off, DownloadThroughput: -1, UploadThroughput: -1}}})
+	if err == nil {
+		_, err = chromedp.Call(ctx, network.OverrideNetworkState, network.OverrideNetworkStateParams{Offline: off, DownloadThroughput: -1, UploadThroughput: -1})
+	}
+	if err != nil {
+		b.t.Fatalf("network offline=%v: %v", off, err)
+	}
+}
+
+// serverRecord is the game as the server stores it.
+func serverRecord(t *testing.T, site *e2eSite, host *club.User, id int64) *club.State {
+	t.Helper()
+	st, err := site.Site.Services().Games.Load(context.Background(), host, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// sameGame checks that the tab's confirmed game is the server's: the same events in the same order, the same
+// result.
+func sameGame(t *testing.T, b *appBrowser, st *club.State) {
+	t.Helper()
+	raw := eval[string](b.hostBrowser, `JSON.stringify(mafiaclubHost.record())`)
+	local, err := record.Decode([]byte(raw))
+	if err != nil {
+		t.Fatalf("the page's record: %v", err)
+	}
+	if got, want := local.EngineEvents(), st.Record.EngineEvents(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("the page's game has %d events, the server's %d, or they differ:\npage:   %v\nserver: %v", len(got), len(want), got, want)
+	}
+	play, err := local.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(record.ResultJSON(play, nil)), string(record.ResultJSON(st.Play, nil)); got != want {
+		t.Fatalf("results differ:\npage:   %s\nserver: %s", got, want)
+	}
+}
+
+// TestE2EHostAppOffline: a host plays with the network cut in the middle (and reloads the page there), then it
+// comes back; the server ends with every action exactly once, in order, and the same game as the page.
+func TestE2EHostAppOffline(t *testing.T) {
+	needBrowser(t)
+	site, host, id := appSite(t)
+	defer site.checkLog(t)
+	bctx, bcancel := startBrowser(t)
+	defer bcancel()
+	deadline := time.AfterFunc(3*time.Minute, func() { bcancel() })
+	defer deadline.Stop()
+
+	b := newAppBrowser(t, bctx, site.URL)
+	defer b.report()
+	b.logIn(fmt.Sprintf("/games/%d", id), club.DemoHostLogin, club.DemoHostPassword)
+	b.ready()
+	b.until("the service worker controls the page", `!!navigator.serviceWorker.controller || (location.reload(), false)`, 15*time.Second)
+	b.ready()
+	b.until("the page is kept for a reload offline", `(window.__kept = window.__kept || caches.match(location.pathname).then(r => !!r)) && window.__kept.then(v => window.__keptOK = v) && window.__keptOK === true`, 10*time.Second)
+
+	b.play(6)
+	b.until("online actions saved", `mafiaclubHost.pending() === 0`, 10*time.Second)
+	if v := serverRecord(t, site, host, id).Game.Version; v != 6 {
+		t.Fatalf("server version %d after 6 online actions", v)
+	}
+
+	b.offline(true)
+	b.play(10)
+	if n := b.pending(); n != 10 {
+		t.Fatalf("%d actions wait, want 10", n)
+	}
+	if txt := b.text("#sync"); txt == "" {
+		t.Fatal("the page does not say that actions are not yet saved")
+	}
+	if v := serverRecord(t, site, host, id).Game.Version; v != 6 {
+		t.Fatalf("the server has version %d while the network is down", v)
+	}
+
+	// a reload in the dead spot: the page and its engine come from the browser's cache, the actions from storage
+	b.do("reload offline", chromedp.Reload())
+	b.ready()
+	if n := b.pending(); n != 10 {
+		t.Fatalf("after the reload %d actions wait, want 10", n)
+	}
+	if v := b.version(); v != 16 {
+		t.Fatalf("after the reload the page shows version %d, want 16", v)
+	}
+	b.play(8)
+
+	b.offline(false)
+	b.until("every action saved", `mafiaclubHost.pending() === 0`, 30*time.Second)
+	b.play(6)
+	b.until("every action saved", `mafiaclubHost.pending() === 0`, 10*time.Second)
+
+	st := serverRecord(t, site, host, id)
+	if st.Game.Version != 30 {
+		t.Fatalf("the server has version %d, want 30 (each action once)", st.Game.Version)
+	}
+	sameGame(t, b, st)
+	var taps []float64
+	taps = eval[[]float64](b.hostBrowser, `window.mafiaclubTaps`)
+	t.Logf("tap to screen over %d taps: %v", len(taps), summarize(taps))
+}
+
+// TestE2EHostAppFollower: a second device on the same game follows 30 changes of the first from the live stream,
+// drawing each, and never posts anything.
+func TestE2EHostAppFollower(t *testing.T) {
+	needBrowser(t)
+	site, host, id := appSite(t)
+	defer site.checkLog(t)
+	bctx, bcancel := startBrowser(t)
+	defer bcancel()
+	deadline := time.AfterFunc(3*time.Minute, func() { bcancel() })
+	defer deadline.Stop()
+
+	a := newAppBrowser(t, bctx, site.URL)
+	defer a.report()
+	a.logIn(fmt.Sprintf("/games/%d", id), club.DemoHostLogin, club.DemoHostPassword)
+	a.ready()
+
+	fctx, fcancel := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
+	defer fcancel()
+	f := newAppBrowser(t, fctx, site.URL)
+	defer f.report()
+	f.logIn(fmt.Sprintf("/games/%d", id), club.DemoHostLogin, club.DemoHostPassword)
+	f.ready()
+	eval[bool](f.hostBrowser, `window.__sameDocument = true`)
+	before := f.posts.Load()
+
+	for i := 1; i <= 30; i++ {
+		a.play(1)
+		if i%10 == 0 {
+			f.until(fmt.Sprintf("the follower shows version %d", i), fmt.Sprintf(`+document.getElementById('game').dataset.version === %d && mafiaclubHost.version() === %d`, i, i), 10*time.Second)
+		}
+	}
+	a.until("saved", `mafiaclubHost.pending() === 0`, 10*time.Second)
+	f.until("the follower shows version 30", `+document.getElementById('game').dataset.version === 30`, 10*time.Second)
+	if n := f.posts.Load() - before; n != 0 {
+		t.Fatalf("the follower sent %d POST requests", n)
+	}
+	if !eval[bool](f.hostBrowser, `window.__sameDocument === true`) {
+		t.Fatal("the follower's page was reloaded")
+	}
+	if alert := eval[string](f.hostBrowser, `(document.querySelector('[role=alert]:not([hidden])') || {}).textContent || ''`); alert != "" {
+		t.Fatalf("the follower shows %q", alert)
+	}
+	sameGame(t, f, serverRecord(t, site, host, id))
+}
+
+// TestE2EHostAppConflict: one device acts offline while another moves the game on; when the first comes back,
+// the server refuses its actions, the page says so and offers both choices: drop them, or re-apply them on top.
+func TestE2EHostAppConflict(t *testing.T) {
+	needBrowser(t)
+	site, host, id := appSite(t)
+	defer site.checkLog(t)
+	bctx, bcancel := startBrowser(t)
+	defer bcancel()
+	deadline := time.AfterFunc(3*time.Minute, func() { bcancel() })
+	defer deadline.Stop()
+
+	a := newAppBrowser(t, bctx, site.URL)
+	a.expected = append(a.expected, fmt.Sprintf("409 /games/%d/act", id), "409 (Conflict)")
+	defer a.report()
+	a.logIn(fmt.Sprintf("/games/%d", id), club.DemoHostLogin, club.DemoHostPassword)
+	a.ready()
+	octx, ocancel := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
+	defer ocancel()
+	o := newAppBrowser(t, octx, site.URL)
+	defer o.report()
+	o.logIn(fmt.Sprintf("/games/%d", id), club.DemoHostLogin, club.DemoHostPassword)
+	o.ready()
+
+	a.play(3) // day 1, the first speeches
+	a.until("saved", `mafiaclubHost.pending() === 0`, 10*time.Second)
+	o.until("the other device follows", `mafiaclubHost.version() === 3`, 10*time.Second)
+
+	// 1. drop: the offline device's foul is dropped, the other device's stays
+	a.offline(true)
+	a.tap("foul on #5 (offline)", "#seat-5 button[name=act][value=foul]")
+	o.tap("foul on #4", "#seat-4 button[name=act][value=foul]")
+	o.until("saved", `mafiaclubHost.pending() === 0`, 10*time.Second)
+	a.offline(false)
+	a.until("the conflict is shown", `mafiaclubHost.conflict() && !document.getElementById('conflict').hidden`, 20*time.Second)
+	if v := serverRecord(t, site, host, id).Game.Version; v != 4 {
+		t.Fatalf("server version %d: the refused action was recorded", v)
+	}
+	a.do("drop", chromedp.Click(chromedp.CSS("#conflict-drop")))
+	a.until("dropped", `!mafiaclubHost.conflict() && mafiaclubHost.pending() === 0 && mafiaclubHost.version() === 4`, 10*time.Second)
+	if f := a.text("#seat-4 .fouls"); f == "" {
+		t.Fatal("after the drop the page does not show the other device's foul")
+	}
+	if a.count("#seat-5 .fouls") != 0 {
+		t.Fatal("after the drop the page still shows the dropped foul")
+	}
+	sameGame(t, a, serverRecord(t, site, host, id))
+
+	// 2. re-apply: the offline device's foul goes on top of the other device's action
+	a.offline(true)
+	a.tap("foul on #5 (offline)", "#seat-5 button[name=act][value=foul]")
+	o.tap("foul on #6", "#seat-6 button[name=act][value=foul]")
+	o.until("saved", `mafiaclubHost.pending() === 0`, 10*time.Second)
+	a.offline(false)
+	a.until("the conflict is shown", `mafiaclubHost.conflict() && !document.getElementById('conflict').hidden`, 20*time.Second)
+	a.do("re-apply", chromedp.Click(chromedp.CSS("#conflict-reapply")))
+	a.until("re-applied and saved", `!mafiaclubHost.conflict() && mafiaclubHost.pending() === 0 && mafiaclubHost.version() === 6`, 10*time.Second)
+	st := serverRecord(t, site, host, id)
+	last := st.Record.Events[len(st.Record.Events)-2:]
+	if last[0].Seat != 6 || last[1].Seat != 5 {
+		t.Fatalf("the last two events are on #%d and #%d, want the other device's #6 and then the re-applied #5", last[0].Seat, last[1].Seat)
+	}
+	sameGame(t, a, st)
+}
+
+// summarize gives p50, p99 and the maximum of durations in ms.
+func summarize(ms []float64) string {
+	if len(ms) == 0 {
+		return "none"
+	}
+	s := append([]float64(nil), ms...)
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+	at := func(p float64) float64 { return s[int(p*float64(len(s)-1))] }
+	return fmt.Sprintf("p50 %.1f ms, p99 %.1f ms, max %.1f ms", at(0.5), at(0.99), s[len(s)-1])
+}

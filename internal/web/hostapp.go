@@ -1,0 +1,168 @@
+package web
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"mafiaclub/internal/club"
+	"mafiaclub/internal/wasmengine"
+)
+
+// The host page as a table app: the engine compiled to WebAssembly draws each action at once in the browser, the
+// actions wait in the browser's storage while the network is down, and a service worker keeps the page and its
+// engine for a reload in a dead spot. The server stays the authority: every action comes back here and is checked
+// again by the same engine. See static/host.js and cmd/engine.
+
+// SetEngine makes the engine available to host pages (nil: pages work by plain form posts). The program builds
+// it at start-up, so pages drawn before that work without it.
+func (s *Server) SetEngine(m *wasmengine.Module) { s.engine.Store(m) }
+
+func (s *Server) engineURLs() (wasm, execJS string) {
+	m := s.engine.Load()
+	if m == nil {
+		return "", ""
+	}
+	return "/static/engine/" + m.Hash + "/engine.wasm", "/static/engine/" + m.Hash + "/wasm_exec.js"
+}
+
+// engineFile serves the engine and its loader. Their address names their build, so browsers keep them for good.
+func (s *Server) engineFile(w http.ResponseWriter, r *http.Request) {
+	m := s.engine.Load()
+	if m == nil || r.PathValue("hash") != m.Hash {
+		http.NotFound(w, r)
+		return
+	}
+	h := w.Header()
+	h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	h.Set("Vary", "Accept-Encoding")
+	switch r.PathValue("file") {
+	case "engine.wasm":
+		h.Set("Content-Type", "application/wasm")
+		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+			h.Set("Content-Encoding", "gzip")
+			w.Write(m.WASMGzip)
+			return
+		}
+		w.Write(m.WASM)
+	case "wasm_exec.js":
+		h.Set("Content-Type", "text/javascript; charset=utf-8")
+		w.Write(m.Exec)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// catalogJSON is one language's catalogue for the browser's engine, English filling what the language lacks, as
+// the server's own lookups do.
+func (s *Server) catalogJSON(lang string) ([]byte, string) {
+	m := map[string]string{}
+	for k, v := range s.Catalog["en"] {
+		m[k] = v
+	}
+	for k, v := range s.Catalog[lang] {
+		m[k] = v
+	}
+	b, _ := json.Marshal(m)
+	sum := sha256.Sum256(b)
+	return b, hex.EncodeToString(sum[:8])
+}
+
+func (s *Server) catalogFile(w http.ResponseWriter, r *http.Request) {
+	lang := strings.TrimSuffix(r.PathValue("file"), ".json")
+	if _, ok := s.Catalog[lang]; !ok {
+		http.NotFound(w, r)
+		return
+	}
+	b, tag := s.catalogJSON(lang)
+	etag := `"` + tag + `"`
+	w.Header().Set("ETag", etag)
+	w.Header().Set("Cache-Control", "no-cache")
+	if r.Header.Get("If-None-Match") == etag {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(b)
+}
+
+// serviceWorker serves the service worker from the site's root, so that it may answer for the game pages when the
+// server cannot be reached. Its text names the engine's build: a new build makes browsers install it again.
+func (s *Server) serviceWorker(w http.ResponseWriter, r *http.Request) {
+	src, err := staticFS.ReadFile("static/sw.js")
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	wasm, execJS := s.engineURLs()
+	assets := []string{"/static/app.css", "/static/app.js", "/static/host.js"}
+	for _, lang := range Languages {
+		assets = append(assets, "/static/i18n/"+lang+".json")
+	}
+	if wasm != "" {
+		assets = append(assets, wasm, execJS)
+	}
+	list, _ := json.Marshal(assets)
+	h := sha256.New()
+	for _, name := range []string{"static/app.css", "static/app.js", "static/host.js"} {
+		b, _ := staticFS.ReadFile(name)
+		h.Write(b)
+	}
+	h.Write(list)
+	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	fmt.Fprintf(w, "const ASSETS = %s;\nconst BUILD = %q;\n", list, hex.EncodeToString(h.Sum(nil))[:16])
+	w.Write(src)
+}
+
+// gameState is the host page's input as JSON: what the browser's engine draws the page from when the game moved
+// on (another device's action, or the answer to a conflict). Only those who may open the game get it.
+func (s *Server) gameState(w http.ResponseWriter, r *http.Request) {
+	st, ok := s.loadGame(w, r)
+	if !ok {
+		return
+	}
+	in := s.hostInput(r, s.page(r), st)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	json.NewEncoder(w).Encode(in)
+}
+
+// wantsJSON: the host page's script sends its actions itself and reads the answer as JSON.
+func wantsJSON(r *http.Request) bool {
+	return strings.Contains(r.Header.Get("Accept"), "application/json")
+}
+
+// actAnswer is the answer to an action sent by the host page's script.
+type actAnswer struct {
+	Version int64  `json:"version"`
+	Error   string `json:"error,omitempty"`
+	Code    string `json:"code,omitempty"`
+}
+
+// answerJSON answers an action sent by the script: the game's version after it, or the reason it was refused
+// (with the version the game is at, for a conflict).
+func (s *Server) answerJSON(w http.ResponseWriter, r *http.Request, st *club.State, err error) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	var a actAnswer
+	if st != nil {
+		a.Version = st.Game.Version
+	}
+	code := http.StatusOK
+	if err != nil {
+		ce := club.ErrorCode(err)
+		code = status(ce)
+		a.Code = string(ce)
+		lang := s.page(r).Lang
+		a.Error = s.errorText(lang, err) + s.sanctionHint(lang, st, err)
+		if code >= 500 {
+			s.Log.Error("host action", "path", r.URL.Path, "err", err)
+		}
+	}
+	w.WriteHeader(code)
+	json.NewEncoder(w).Encode(a)
+}

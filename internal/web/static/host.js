@@ -1,0 +1,520 @@
+// mafiaclub's host page: timers, keyboard, and the table app. With the engine (the Go rules engine compiled to
+// WebAssembly, cmd/engine) each action is applied and drawn here at once, kept in the browser's storage
+// (IndexedDB) until the server has it, and sent in order with its idempotency key and the version it builds on.
+// The server checks every action again with the same engine. No rule is decided in this script: the engine reads
+// the forms and draws the page. Without the engine (an old browser, the engine not built yet) the forms are posted
+// as plain forms and the page reloads.
+(function () {
+  'use strict';
+
+  var host = document.getElementById('host');
+  var inputEl = document.getElementById('host-input');
+  if (!host || !inputEl) { return; }
+  var input = JSON.parse(inputEl.textContent);
+  var gameId = input.game;
+  var app = null; // the table app, once its engine runs
+
+  // ---- timers and the plan (steps the host only times are walked through with "pass") ----
+
+  var audio = null;
+  function beep(ms, freq) {
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      var o = audio.createOscillator(); var g = audio.createGain();
+      o.frequency.value = freq || 880; o.connect(g); g.connect(audio.destination);
+      g.gain.value = 0.2; o.start(); o.stop(audio.currentTime + ms / 1000);
+    } catch (err) { /* no sound on this device */ }
+    if (navigator.vibrate) { navigator.vibrate(ms); }
+  }
+  function loadTimer(key) { try { return JSON.parse(sessionStorage.getItem('t:' + key)) || null; } catch (e) { return null; } }
+  function saveTimer(key, st) { sessionStorage.setItem('t:' + key, JSON.stringify(st)); }
+  var steps = [], ptr = 0, ptrKey = '', cur = null, clock = null, timerBox = null;
+
+  function remaining(st) { return st.limit - (st.used + (st.running ? (Date.now() - st.since) / 1000 : 0)); }
+  function show() {
+    if (!cur || !clock) { return; }
+    var left = remaining(cur.st);
+    var s = Math.max(0, Math.ceil(left));
+    clock.textContent = Math.floor(s / 60) + ':' + ('0' + s % 60).slice(-2);
+    var started = cur.st.running || cur.st.used > 0;
+    clock.classList.toggle('warn', started && left <= 10 && left > 0);
+    clock.classList.toggle('over', started && left <= 0);
+    if (cur.st.running) {
+      if (left <= 10 && !cur.st.warned) { cur.st.warned = true; saveTimer(cur.key, cur.st); beep(200, 660); }
+      if (left <= 0 && !cur.st.ended) { cur.st.ended = true; cur.st.running = false; cur.st.used = cur.st.limit; saveTimer(cur.key, cur.st); beep(700, 440); }
+    }
+  }
+  function activate(i) {
+    steps.forEach(function (el, j) { el.classList.toggle('active', j === i); });
+    var el = steps[i];
+    if (!el || !timerBox) { return; }
+    var limit = +el.getAttribute('data-limit');
+    if (!limit) { timerBox.hidden = true; cur = null; return; }
+    var key = el.getAttribute('data-key');
+    cur = { key: key, st: loadTimer(key) || { limit: limit, used: 0, running: false, since: 0 } };
+    timerBox.hidden = false;
+    show();
+  }
+  function start() { if (cur && !cur.st.running && remaining(cur.st) > 0) { cur.st.running = true; cur.st.since = Date.now(); saveTimer(cur.key, cur.st); beep(30, 1200); } show(); }
+  function pause() { if (cur && cur.st.running) { cur.st.used += (Date.now() - cur.st.since) / 1000; cur.st.running = false; saveTimer(cur.key, cur.st); } show(); }
+  function reset() { if (cur) { cur.st = { limit: cur.st.limit, used: 0, running: false, since: 0 }; saveTimer(cur.key, cur.st); show(); } }
+  // shift moves the timer by seconds (a host who started it late or early): more time left for positive ones.
+  function shift(sec) {
+    if (!cur) { return; }
+    cur.st.used = Math.max(0, Math.min(cur.st.limit, cur.st.used - sec));
+    cur.st.warned = cur.st.warned && remaining(cur.st) <= 10;
+    cur.st.ended = cur.st.ended && remaining(cur.st) <= 0;
+    saveTimer(cur.key, cur.st); show();
+  }
+  function pass() {
+    if (cur) { pause(); cur.st.used = cur.st.limit; cur.st.ended = true; saveTimer(cur.key, cur.st); }
+    var el = steps[ptr];
+    if (el && el.getAttribute('data-event') && !el.classList.contains('current')) { return; }
+    if (ptr + 1 < steps.length) { ptr++; sessionStorage.setItem(ptrKey, ptr); activate(ptr); }
+  }
+  // bindPlan reads the plan of the page as drawn (at load, and after each action the engine drew).
+  function bindPlan() {
+    var game = document.getElementById('game');
+    steps = Array.prototype.slice.call(document.querySelectorAll('#plan .step'));
+    ptrKey = 'ptr:' + gameId + ':' + (game ? game.getAttribute('data-version') : '');
+    ptr = +(sessionStorage.getItem(ptrKey) || 0);
+    if (ptr >= steps.length) { ptr = 0; }
+    timerBox = document.getElementById('timer');
+    clock = document.getElementById('clock');
+    cur = null;
+    activate(ptr);
+    // "next speaker" starts the speech's timer: one tap per speech
+    if (sessionStorage.getItem('autostart:' + gameId) === '1') {
+      sessionStorage.removeItem('autostart:' + gameId);
+      if (cur && steps[ptr] && steps[ptr].getAttribute('data-key').indexOf('-speech-') > 0) { start(); }
+    }
+  }
+  setInterval(show, 250);
+
+  document.addEventListener('click', function (e) {
+    var b = e.target.closest && e.target.closest('button');
+    if (!b || !b.id) { return; }
+    switch (b.id) {
+      case 't-start': start(); break;
+      case 't-pause': pause(); break;
+      case 't-reset': reset(); break;
+      case 't-pass': pass(); break;
+      case 't-minus': shift(-10); break;
+      case 't-plus': shift(10); break;
+      default: return;
+    }
+    e.preventDefault();
+  });
+
+  // Roles are shown only when the host asks (players may see the screen); a best move names at most three seats.
+  function bindRoles() {
+    var roles = document.getElementById('show-roles');
+    var on = sessionStorage.getItem('showRoles') === '1';
+    if (roles) { roles.checked = on; }
+    document.body.classList.toggle('show-roles', on);
+  }
+  document.addEventListener('change', function (e) {
+    var t = e.target;
+    if (t.id === 'show-roles') {
+      sessionStorage.setItem('showRoles', t.checked ? '1' : '0');
+      document.body.classList.toggle('show-roles', t.checked);
+      return;
+    }
+    var box = t.closest && t.closest('.seatpick[data-max]');
+    if (box && box.querySelectorAll('input:checked').length > +box.getAttribute('data-max')) { t.checked = false; }
+  });
+
+  // Keyboard on a laptop: N the main action, Space start/pause the timer, U undo (it still asks), digits pick a
+  // seat (1-9, 0 for 10) for the action at hand: a hand in a vote, or the seat's own button (nominate, shoot,
+  // check, heal).
+  document.addEventListener('keydown', function (e) {
+    if (e.target.matches('input, select, textarea') || e.ctrlKey || e.metaKey || e.altKey) { return; }
+    if (e.key === 'n' || e.key === 'N') {
+      var b = document.querySelector('[data-key="n"]'); if (b) { e.preventDefault(); b.click(); }
+    } else if (e.key === ' ' && cur) {
+      e.preventDefault(); if (cur.st.running) { pause(); } else { start(); }
+    } else if (e.key === 'u' || e.key === 'U') {
+      var d = document.getElementById('undo'); if (d) { e.preventDefault(); d.open = true; document.getElementById('undo-yes').focus(); }
+    } else if (/^[0-9]$/.test(e.key)) {
+      var seat = e.key === '0' ? 10 : +e.key;
+      var pick = document.querySelector('.panel .seatpick input[value="' + seat + '"]');
+      if (pick) { e.preventDefault(); pick.click(); return; }
+      var own = document.querySelector('#seat-' + seat + ' .seat-main');
+      if (own) { e.preventDefault(); own.click(); }
+    }
+  });
+
+  // ---- plain mode: forms are posted, the page reloads ----
+
+  var submitting = false;
+  document.addEventListener('submit', function (e) {
+    if (e.defaultPrevented) { return; }
+    var type = e.target.elements && e.target.elements.type;
+    if (type && type.value === 'speech') { sessionStorage.setItem('autostart:' + gameId, '1'); }
+    if (!app) { submitting = true; if (live) { live.close(); } }
+  });
+
+  var live = null;
+  function plainLive() {
+    if (!window.EventSource || !input.live) { return; }
+    live = new EventSource('/games/' + gameId + '/live');
+    live.addEventListener('version', function (ev) {
+      if (app || submitting || +ev.data <= input.version) { return; }
+      if (document.querySelector('.seatpick input:checked')) { document.getElementById('updated').hidden = false; return; }
+      // a GET of the game, never a reload: the page may be the answer to a form, which a reload would send again
+      window.location.replace('/games/' + gameId);
+    });
+    window.addEventListener('pagehide', function () { live.close(); });
+  }
+
+  bindPlan();
+  bindRoles();
+  plainLive();
+  if ('serviceWorker' in navigator && input.live) {
+    // the service worker keeps the game pages it serves; the first visit, before it serves any, keeps this one here
+    navigator.serviceWorker.register('/sw.js').then(function () {
+      if (!navigator.serviceWorker.controller && window.caches) { return caches.open('mafiaclub-pages').then(function (c) { return c.add(location.pathname); }); }
+    }).catch(function () { /* no page for a reload offline */ });
+  }
+
+  // ---- the table app ----
+
+  var engineURL = host.getAttribute('data-engine'), execURL = host.getAttribute('data-exec');
+  if (!input.live || !engineURL || !window.WebAssembly || !window.indexedDB || !window.fetch) { return; }
+
+  var marks = window.mafiaclubTaps = []; // tap-to-screen times in ms, read by the measurements
+  var lang = document.documentElement.lang || 'uk';
+  var E = null; // the engine's functions
+  var base = input; // the game as the server confirmed it
+  var ops = []; // the host's actions not yet saved, in order: {key, form, at} or {key, undo: true}
+  var seen = input.version; // the newest version the server told of
+  var busy = false, conflict = false, offline = !navigator.onLine, retry = 0, retryTimer = null;
+
+  function T(key, n) { return n === undefined ? E.t(key) : E.t(key, n); }
+  function newKey() {
+    var a = new Uint8Array(16); crypto.getRandomValues(a);
+    return Array.prototype.map.call(a, function (x) { return ('0' + x.toString(16)).slice(-2); }).join('');
+  }
+  function clockNow() {
+    try {
+      return new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false, timeZone: host.getAttribute('data-zone') || undefined }).format(new Date());
+    } catch (err) { return new Date().toTimeString().slice(0, 8); }
+  }
+
+  // -- storage: one record per game, {game, base, ops}, written after every change --
+  var dbp = null;
+  function db() {
+    if (!dbp) {
+      dbp = new Promise(function (resolve, reject) {
+        var req = indexedDB.open('mafiaclub', 1);
+        req.onupgradeneeded = function () { req.result.createObjectStore('games', { keyPath: 'game' }); };
+        req.onsuccess = function () { resolve(req.result); };
+        req.onerror = function () { reject(req.error); };
+      });
+    }
+    return dbp;
+  }
+  function stored() {
+    return db().then(function (d) {
+      return new Promise(function (resolve, reject) {
+        var req = d.transaction('games').objectStore('games').get(gameId);
+        req.onsuccess = function () { resolve(req.result || null); };
+        req.onerror = function () { reject(req.error); };
+      });
+    });
+  }
+  var writing = Promise.resolve();
+  function persist() {
+    var rec = { game: gameId, base: base, ops: ops.slice() };
+    writing = writing.then(function () { return db(); }).then(function (d) {
+      return new Promise(function (resolve) {
+        var tx = d.transaction('games', 'readwrite');
+        tx.objectStore('games').put(rec);
+        tx.oncomplete = resolve; tx.onerror = resolve; tx.onabort = resolve;
+      });
+    });
+    return writing;
+  }
+
+  // -- drawing: the engine's page replaces the old one; the seat or panel the host touched stays where it was --
+  function anchorOf(el) {
+    var a = el && el.closest && el.closest('.seat[id], .panel[id], details[id], section[id]:not(#game)');
+    return a ? { id: a.id, top: a.getBoundingClientRect().top } : null;
+  }
+  function draw(r, anchor) {
+    var old = document.getElementById('game');
+    var t = document.createElement('template');
+    t.innerHTML = r.html;
+    var fresh = t.content.querySelector('#game');
+    if (!old || !fresh) { return; }
+    old.querySelectorAll('details[open][id]').forEach(function (d) { var n = fresh.querySelector('#' + d.id); if (n) { n.open = true; } });
+    var focused = document.activeElement && document.activeElement.id;
+    old.replaceWith(fresh);
+    if (anchor) {
+      var el = document.getElementById(anchor.id);
+      if (el) { window.scrollBy(0, el.getBoundingClientRect().top - anchor.top); }
+    }
+    if (focused) { var f = document.getElementById(focused); if (f) { f.focus({ preventScroll: true }); } }
+    bindPlan();
+    bindRoles();
+    status();
+  }
+  function say(text, kind) {
+    var box = document.getElementById('game-error');
+    if (!box) {
+      box = document.createElement('p');
+      box.id = 'game-error';
+      box.setAttribute('role', 'alert');
+      var game = document.getElementById('game');
+      game.insertBefore(box, game.querySelector('.gamehead').nextSibling);
+    }
+    box.className = kind || 'error';
+    box.textContent = text;
+    box.hidden = !text;
+  }
+  function status() {
+    var box = document.getElementById('sync');
+    var parts = [];
+    if (ops.length) { parts.push(T('host.pending.n', ops.length)); }
+    if (offline) { parts.push(T('host.offline')); }
+    box.textContent = parts.join(' · ');
+    box.hidden = parts.length === 0;
+    box.classList.toggle('offline', offline);
+  }
+
+  // -- the host's action: applied and drawn at once, then kept and sent --
+  function formOf(f, submitter) {
+    var data = new URLSearchParams(new FormData(f, submitter));
+    data.delete('key'); data.delete('version'); data.delete('act');
+    return data.toString();
+  }
+  function local(kind, f, submitter) {
+    performance.mark('tap');
+    var anchor = anchorOf(submitter || f);
+    var op, r;
+    if (kind === 'undo') {
+      op = { key: newKey(), undo: true };
+      r = JSON.parse(E.undo());
+    } else {
+      op = { key: newKey(), form: formOf(f, submitter), at: clockNow() };
+      r = JSON.parse(E.act(op.form, op.at));
+    }
+    if (r.error) { say(r.error); return; }
+    if (f.elements.type && f.elements.type.value === 'speech') { sessionStorage.setItem('autostart:' + gameId, '1'); }
+    ops.push(op);
+    draw(r, anchor);
+    requestAnimationFrame(function () {
+      performance.measure('tap-to-screen', 'tap');
+      var m = performance.getEntriesByName('tap-to-screen');
+      marks.push(m[m.length - 1].duration);
+      performance.clearMarks('tap'); performance.clearMeasures('tap-to-screen');
+    });
+    persist().then(pump);
+  }
+
+  document.addEventListener('submit', function (e) {
+    if (!app) { return; }
+    var f = e.target;
+    var m = (f.getAttribute('action') || '').match(/^\/games\/\d+\/(act|undo|save|reopen|approve-extra)$/);
+    if (!m) { return; }
+    var confirmText = f.getAttribute('data-confirm');
+    if (m[1] === 'act' || m[1] === 'undo') {
+      e.preventDefault(); e.stopImmediatePropagation();
+      if (confirmText && !window.confirm(confirmText)) { return; }
+      local(m[1], f, e.submitter);
+      return;
+    }
+    // saving, reopening and the chief judge's approval need the server, with every action sent first
+    if (ops.length || offline) { e.preventDefault(); e.stopImmediatePropagation(); say(T('host.needs_network')); return; }
+    app = null; // the page is left for the server's answer
+    if (live) { live.close(); }
+  }, true);
+
+  // -- sending, in order, one at a time --
+  function post(op, version) {
+    var body = (op.undo ? 'confirm=yes' : op.form) + '&key=' + op.key + '&version=' + version;
+    return fetch('/games/' + gameId + (op.undo ? '/undo' : '/act'), {
+      method: 'POST', credentials: 'same-origin', redirect: 'manual',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Accept': 'application/json' }, body: body
+    });
+  }
+  function fetchState() {
+    return fetch('/games/' + gameId + '/state.json', { credentials: 'same-origin', headers: { 'Accept': 'application/json' }, cache: 'no-store' })
+      .then(function (res) { if (!res.ok) { throw new Error('state ' + res.status); } return res.json(); });
+  }
+  // rebase takes the server's game as the confirmed one and applies the actions not yet saved on top; those the
+  // engine now refuses are dropped, and the host is told.
+  function rebase(fresh, keep) {
+    base = fresh;
+    seen = Math.max(seen, fresh.version);
+    var err = E.load(JSON.stringify(fresh));
+    if (err) { throw new Error(err); }
+    if (!keep) { ops = []; }
+    var r = JSON.parse(E.replay(JSON.stringify(ops)));
+    if (r.refused && r.refused.length) {
+      ops = ops.filter(function (_, i) { return r.refused.indexOf(i) < 0; });
+      say(T('host.refused.n', r.refused.length) + ' ' + r.error);
+    }
+    draw(r, null);
+    return persist();
+  }
+  function later() {
+    clearTimeout(retryTimer);
+    retry = Math.min(retry + 1, 5);
+    retryTimer = setTimeout(pump, 1000 * Math.pow(2, retry - 1)); // 1, 2, 4, 8, 16 s
+  }
+  function setOffline(v) { if (offline !== v) { offline = v; status(); } }
+
+  function pump() {
+    if (busy || conflict || !app) { return; }
+    busy = true;
+    step().then(function (again) { busy = false; if (again) { pump(); } }, function () { busy = false; setOffline(true); later(); });
+  }
+  // step does one exchange with the server; it answers whether there may be more to do.
+  function step() {
+    if (ops.length) {
+      var op = ops[0], version = base.version;
+      return post(op, version).then(function (res) {
+        setOffline(false); retry = 0;
+        if (res.ok) {
+          return res.json().then(function (a) {
+            if (a.version === version + 1) {
+              var r = JSON.parse(E.commit(a.version));
+              if (!r.error) {
+                ops.shift();
+                base = JSON.parse(JSON.stringify(r.base));
+                seen = Math.max(seen, a.version);
+                status();
+                return persist().then(function () { return true; });
+              }
+            }
+            // recorded before (a retry whose first answer was lost) or drawn otherwise by the server: its game is
+            // the truth, the action is done
+            ops.shift();
+            return fetchState().then(function (fresh) { return rebase(fresh, true); }).then(function () { return true; });
+          });
+        }
+        if (res.status === 409) {
+          return fetchState().then(function (fresh) { openConflict(fresh); return false; });
+        }
+        if (res.status === 400 || res.status === 422) {
+          // the server refused this action; the others wait on the game as the server has it
+          return res.json().catch(function () { return {}; }).then(function (a) {
+            ops.shift();
+            return fetchState().then(function (fresh) { return rebase(fresh, true); }).then(function () {
+              say(T('host.server_refused') + ' ' + (a.error || ''));
+              return true;
+            });
+          });
+        }
+        if (res.status === 401 || res.status === 403 || res.type === 'opaqueredirect') {
+          say(T('host.login_again'));
+          return false;
+        }
+        later(); // the server is busy or failed: try again
+        return false;
+      });
+    }
+    if (seen > base.version) { // another device moved the game on: follow it, sending nothing
+      return fetchState().then(function (fresh) {
+        setOffline(false);
+        if (ops.length) { seen = Math.max(seen, fresh.version); return true; } // an action was taken meanwhile
+        return rebase(fresh, false).then(function () { return true; });
+      });
+    }
+    return Promise.resolve(false);
+  }
+
+  // -- another device changed the game while this one had actions waiting --
+  var pendingFresh = null;
+  function openConflict(fresh) {
+    conflict = true;
+    pendingFresh = fresh;
+    var box = document.getElementById('conflict');
+    document.getElementById('conflict-text').textContent = T('host.conflict.n', ops.length);
+    box.hidden = false;
+    box.scrollIntoView({ block: 'nearest' });
+  }
+  function closeConflict(keep) {
+    var fresh = pendingFresh;
+    pendingFresh = null;
+    document.getElementById('conflict').hidden = true;
+    conflict = false;
+    var n = ops.length;
+    rebase(fresh, keep).then(function () {
+      if (!keep) { say(T('host.dropped.n', n), 'notice'); }
+      pump();
+    });
+  }
+  document.getElementById('conflict-reapply').addEventListener('click', function () { closeConflict(true); });
+  document.getElementById('conflict-drop').addEventListener('click', function () { closeConflict(false); });
+
+  window.addEventListener('online', function () { retry = 0; pump(); });
+  window.addEventListener('offline', function () { setOffline(true); });
+
+  // -- start: the engine, the page's language, the game (the stored one if it is newer or has actions waiting) --
+  function loadScript(src) {
+    return new Promise(function (resolve, reject) {
+      var s = document.createElement('script'); s.src = src; s.onload = resolve; s.onerror = reject;
+      document.head.appendChild(s);
+    });
+  }
+  function startEngine() {
+    return loadScript(execURL).then(function () {
+      var go = new window.Go();
+      var ready = new Promise(function (resolve) { window.mafiaEngineReady = resolve; });
+      var load = WebAssembly.instantiateStreaming ? WebAssembly.instantiateStreaming(fetch(engineURL), go.importObject)
+        : fetch(engineURL).then(function (r) { return r.arrayBuffer(); }).then(function (b) { return WebAssembly.instantiate(b, go.importObject); });
+      return load.then(function (res) { go.run(res.instance); return ready; });
+    }).then(function () {
+      E = window.mafiaEngine;
+      return fetch('/static/i18n/' + lang + '.json').then(function (r) { return r.text(); });
+    }).then(function (text) {
+      var err = E.catalog(lang, text);
+      if (err) { throw new Error(err); }
+      return stored().catch(function () { return null; });
+    }).then(function (rec) {
+      if (rec && rec.base && (rec.ops.length || rec.base.version > input.version)) {
+        base = rec.base; ops = rec.ops;
+      }
+      var err = E.load(JSON.stringify(base));
+      if (err) { throw new Error(err); }
+      app = true;
+      if (ops.length) {
+        var r = JSON.parse(E.replay(JSON.stringify(ops)));
+        draw(r, anchorOf(document.querySelector('.seat.speaking')));
+      }
+      status();
+      document.getElementById('game').setAttribute('data-app', 'ready');
+      host.setAttribute('data-app', 'ready');
+      pump();
+    });
+  }
+  // the engine comes after the page is drawn and usable (the forms work meanwhile)
+  function go() {
+    startEngine().catch(function (err) {
+      app = null;
+      host.setAttribute('data-app', 'failed');
+      if (window.console) { console.warn('mafiaclub: the engine did not start; the page works by plain forms', err); }
+    });
+  }
+  if (window.requestIdleCallback) { requestIdleCallback(go, { timeout: 1500 }); } else { setTimeout(go, 200); }
+
+  // the host's other devices' actions arrive as versions on the live stream
+  if (live) {
+    live.addEventListener('version', function (ev) {
+      if (!app) { return; }
+      var v = +ev.data;
+      if (v > seen) { seen = v; pump(); }
+    });
+  }
+
+  // for tests and the curious: what waits
+  window.mafiaclubHost = {
+    pending: function () { return ops.length; },
+    ready: function () { return !!app; },
+    version: function () { return base.version; },
+    record: function () { return base.record; },
+    conflict: function () { return conflict; }
+  };
+})();
