@@ -211,6 +211,27 @@ func sameGame(t *testing.T, b *appBrowser, st *club.State) {
 	}
 }
 
+// sameDrawing checks that the engine in the browser draws the page exactly as the server drew it (the forms' fresh
+// idempotency keys aside): one view, not two.
+func sameDrawing(t *testing.T, b *appBrowser) {
+	t.Helper()
+	diff := eval[string](b.hostBrowser, `(() => {
+	  const t = document.createElement('template');
+	  t.innerHTML = JSON.parse(mafiaEngine.replay('[]')).html;
+	  const mine = t.content.querySelector('#game'), server = document.getElementById('game').cloneNode(true);
+	  for (const root of [mine, server]) { root.querySelectorAll('input[name=key]').forEach(i => i.value = ''); root.removeAttribute('data-app'); }
+	  server.querySelectorAll('.step.active').forEach(e => e.classList.remove('active'));
+	  server.querySelectorAll('[class=""]').forEach(e => e.removeAttribute('class'));
+	  const timer = server.querySelector('#timer'); if (timer) { timer.hidden = true; server.querySelector('#clock').textContent = '0:00'; server.querySelector('#clock').className = 'clock'; }
+	  if (mine.isEqualNode(server)) { return ''; }
+	  const a = mine.outerHTML, b = server.outerHTML; let i = 0; while (i < a.length && a[i] === b[i]) { i++; }
+	  return 'engine: ' + a.slice(Math.max(0, i - 80), i + 120) + '\nserver: ' + b.slice(Math.max(0, i - 80), i + 120);
+	})()`)
+	if diff != "" {
+		t.Fatalf("the engine draws the page otherwise than the server:\n%s", diff)
+	}
+}
+
 // TestE2EHostAppOffline: a host plays with the network cut in the middle (and reloads the page there), then it
 // comes back; the server ends with every action exactly once, in order, and the same game as the page.
 func TestE2EHostAppOffline(t *testing.T) {
@@ -226,6 +247,7 @@ func TestE2EHostAppOffline(t *testing.T) {
 	defer b.report()
 	b.logIn(fmt.Sprintf("/games/%d", id), club.DemoHostLogin, club.DemoHostPassword)
 	b.ready()
+	sameDrawing(t, b)
 	b.until("the service worker controls the page", `!!navigator.serviceWorker.controller || (location.reload(), false)`, 15*time.Second)
 	b.ready()
 	b.until("the page is kept for a reload offline", `(window.__kept = window.__kept || caches.match(location.pathname).then(r => !!r)) && window.__kept.then(v => window.__keptOK = v) && window.__keptOK === true`, 10*time.Second)
@@ -269,6 +291,9 @@ func TestE2EHostAppOffline(t *testing.T) {
 		t.Fatalf("the server has version %d, want 30 (each action once)", st.Game.Version)
 	}
 	sameGame(t, b, st)
+	b.do("reload online", chromedp.Reload())
+	b.ready()
+	sameDrawing(t, b) // day 2 or later, with the server's own times
 	var taps []float64
 	taps = eval[[]float64](b.hostBrowser, `window.mafiaclubTaps`)
 	t.Logf("tap to screen over %d taps: %v", len(taps), summarize(taps))
@@ -396,4 +421,27 @@ func summarize(ms []float64) string {
 	}
 	at := func(p float64) float64 { return s[int(p*float64(len(s)-1))] }
 	return fmt.Sprintf("p50 %.1f ms, p99 %.1f ms, max %.1f ms", at(0.5), at(0.99), s[len(s)-1])
+}
+
+// TestE2EHostAppTapTimes measures tap to updated screen over a whole game's worth of actions (the figures go to
+// docs/host-app.md; nothing is asserted on time).
+func TestE2EHostAppTapTimes(t *testing.T) {
+	needBrowser(t)
+	site, _, id := appSite(t)
+	defer site.checkLog(t)
+	bctx, bcancel := startBrowser(t)
+	defer bcancel()
+	b := newAppBrowser(t, bctx, site.URL)
+	defer b.report()
+	b.logIn(fmt.Sprintf("/games/%d", id), club.DemoHostLogin, club.DemoHostPassword)
+	b.ready()
+	b.play(60)
+	b.until("saved", `mafiaclubHost.pending() === 0`, 20*time.Second)
+	type part struct{ Engine, Drawn, Frame float64 }
+	parts := eval[[]part](b.hostBrowser, `window.mafiaclubTapParts`)
+	var eng, drawn, frame []float64
+	for _, p := range parts {
+		eng, drawn, frame = append(eng, p.Engine), append(drawn, p.Drawn), append(frame, p.Frame)
+	}
+	t.Logf("%d taps: engine %s; page drawn %s; to the frame %s", len(parts), summarize(eng), summarize(drawn), summarize(frame))
 }

@@ -183,6 +183,7 @@
   if (!input.live || !engineURL || !window.WebAssembly || !window.indexedDB || !window.fetch) { return; }
 
   var marks = window.mafiaclubTaps = []; // tap-to-screen times in ms, read by the measurements
+  var parts = window.mafiaclubTapParts = []; // and their parts: the engine, the page drawn, the frame
   var lang = document.documentElement.lang || 'uk';
   var E = null; // the engine's functions
   var base = input; // the game as the server confirmed it
@@ -241,20 +242,42 @@
     var a = el && el.closest && el.closest('.seat[id], .panel[id], details[id], section[id]:not(#game)');
     return a ? { id: a.id, top: a.getBoundingClientRect().top } : null;
   }
+  // morph makes the old element like the fresh one, touching only what differs, so that a tap costs the browser
+  // little layout work: equal subtrees are kept, lists that grew get their new items appended. Form fields are
+  // always taken fresh (their keys and versions change with each action, and a ticked box must not survive).
+  function morph(old, fresh) {
+    if (old.isEqualNode(fresh)) { return; }
+    if (old.nodeType !== 1 || old.nodeName !== fresh.nodeName || old.id !== fresh.id || /^(INPUT|SELECT|TEXTAREA)$/.test(old.nodeName)) {
+      if (old.nodeType === 3 && fresh.nodeType === 3) { old.data = fresh.data; return; }
+      old.replaceWith(fresh);
+      return;
+    }
+    var i, a;
+    for (i = old.attributes.length - 1; i >= 0; i--) {
+      a = old.attributes[i].name;
+      if (!fresh.hasAttribute(a) && !(a === 'open' && old.nodeName === 'DETAILS')) { old.removeAttribute(a); }
+    }
+    for (i = 0; i < fresh.attributes.length; i++) {
+      a = fresh.attributes[i];
+      if (old.getAttribute(a.name) !== a.value) { old.setAttribute(a.name, a.value); }
+    }
+    var oc = Array.prototype.slice.call(old.childNodes), fc = Array.prototype.slice.call(fresh.childNodes);
+    var n = Math.min(oc.length, fc.length);
+    for (i = 0; i < n; i++) { morph(oc[i], fc[i]); }
+    for (i = n; i < oc.length; i++) { oc[i].remove(); }
+    for (i = n; i < fc.length; i++) { old.appendChild(fc[i]); }
+  }
   function draw(r, anchor) {
     var old = document.getElementById('game');
     var t = document.createElement('template');
     t.innerHTML = r.html;
     var fresh = t.content.querySelector('#game');
     if (!old || !fresh) { return; }
-    old.querySelectorAll('details[open][id]').forEach(function (d) { var n = fresh.querySelector('#' + d.id); if (n) { n.open = true; } });
-    var focused = document.activeElement && document.activeElement.id;
-    old.replaceWith(fresh);
+    morph(old, fresh);
     if (anchor) {
       var el = document.getElementById(anchor.id);
       if (el) { window.scrollBy(0, el.getBoundingClientRect().top - anchor.top); }
     }
-    if (focused) { var f = document.getElementById(focused); if (f) { f.focus({ preventScroll: true }); } }
     bindPlan();
     bindRoles();
     status();
@@ -299,14 +322,17 @@
       op = { key: newKey(), form: formOf(f, submitter), at: clockNow() };
       r = JSON.parse(E.act(op.form, op.at));
     }
+    var engineMs = performance.now() - performance.getEntriesByName('tap').pop().startTime;
     if (r.error) { say(r.error); return; }
     if (f.elements.type && f.elements.type.value === 'speech') { sessionStorage.setItem('autostart:' + gameId, '1'); }
     ops.push(op);
     draw(r, anchor);
+    var drawnMs = performance.now() - performance.getEntriesByName('tap').pop().startTime;
     requestAnimationFrame(function () {
       performance.measure('tap-to-screen', 'tap');
       var m = performance.getEntriesByName('tap-to-screen');
       marks.push(m[m.length - 1].duration);
+      parts.push({ engine: engineMs, drawn: drawnMs, frame: m[m.length - 1].duration });
       performance.clearMarks('tap'); performance.clearMeasures('tap-to-screen');
     });
     persist().then(pump);
