@@ -13,10 +13,11 @@
 //	replay(ops)             the host's actions not yet saved, on top: [{"form": "...", "at": "19:42:05"} | {"undo": true}]
 //	act(form, at)           one more action (the form's fields, URL-encoded)
 //	undo()                  takes the last event back
+//	draw()                  draws the page as it is
 //	commit(version)         the first action not yet saved is saved: it joins the confirmed game, at version
 //	t(key[, n])             a catalogue string (a plural one for the count n)
 //
-// replay, act, undo and commit answer {"html": ..., "version": N, "pending": N, "refused": [i, ...], "error": "..."}.
+// replay, act, undo, commit and draw answer {"html": ..., "version": N, "pending": N, "refused": [i, ...], "error": "..."}.
 package main
 
 import (
@@ -44,6 +45,8 @@ type answer struct {
 	Version int64  `json:"version"`
 	Pending int    `json:"pending"`
 	Refused []int  `json:"refused,omitempty"`
+	// Status says how many actions wait, in words ("" when none).
+	Status string `json:"status,omitempty"`
 	// Base is the confirmed game after a commit, as the page keeps it in the browser's storage.
 	Base  json.RawMessage `json:"base,omitempty"`
 	Error string          `json:"error,omitempty"`
@@ -96,6 +99,9 @@ func (a *answer) draw() {
 	a.HTML = b.String()
 	a.Version = st.In.Version
 	a.Pending = len(pending)
+	if a.Pending > 0 {
+		a.Status = cat.N(lang, "host.pending.n", a.Pending)
+	}
 }
 
 func reply(a answer) any {
@@ -165,6 +171,11 @@ func main() {
 		"act": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			o := op{Form: args[0].String(), At: args[1].String()}
 			return reply(step(o))
+		}),
+		"draw": js.FuncOf(func(_ js.Value, args []js.Value) any {
+			var a answer
+			a.draw()
+			return reply(a)
 		}),
 		"undo": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			return reply(step(op{Undo: true}))

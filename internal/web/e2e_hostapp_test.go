@@ -215,9 +215,9 @@ func sameGame(t *testing.T, b *appBrowser, st *club.State) {
 // idempotency keys aside): one view, not two.
 func sameDrawing(t *testing.T, b *appBrowser) {
 	t.Helper()
-	diff := eval[string](b.hostBrowser, `(() => {
+	diff := evalAsync[string](b.hostBrowser, `mafiaclubHost.engine('draw').then(text => {
 	  const t = document.createElement('template');
-	  t.innerHTML = JSON.parse(mafiaEngine.replay('[]')).html;
+	  t.innerHTML = JSON.parse(text).html;
 	  const mine = t.content.querySelector('#game'), server = document.getElementById('game').cloneNode(true);
 	  for (const root of [mine, server]) { root.querySelectorAll('input[name=key]').forEach(i => i.value = ''); root.removeAttribute('data-app'); }
 	  server.querySelectorAll('.step.active').forEach(e => e.classList.remove('active'));
@@ -226,7 +226,7 @@ func sameDrawing(t *testing.T, b *appBrowser) {
 	  if (mine.isEqualNode(server)) { return ''; }
 	  const a = mine.outerHTML, b = server.outerHTML; let i = 0; while (i < a.length && a[i] === b[i]) { i++; }
 	  return 'engine: ' + a.slice(Math.max(0, i - 80), i + 120) + '\nserver: ' + b.slice(Math.max(0, i - 80), i + 120);
-	})()`)
+	})`)
 	if diff != "" {
 		t.Fatalf("the engine draws the page otherwise than the server:\n%s", diff)
 	}

@@ -98,7 +98,7 @@ func (s *Server) serviceWorker(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	wasm, execJS := s.engineURLs()
-	assets := []string{"/static/app.css", "/static/app.js", "/static/host.js"}
+	assets := []string{"/static/app.css", "/static/app.js", "/static/host.js", "/static/engine-worker.js"}
 	for _, lang := range Languages {
 		assets = append(assets, "/static/i18n/"+lang+".json")
 	}
@@ -107,7 +107,7 @@ func (s *Server) serviceWorker(w http.ResponseWriter, r *http.Request) {
 	}
 	list, _ := json.Marshal(assets)
 	h := sha256.New()
-	for _, name := range []string{"static/app.css", "static/app.js", "static/host.js"} {
+	for _, name := range []string{"static/app.css", "static/app.js", "static/host.js", "static/engine-worker.js", "static/sw.js"} {
 		b, _ := staticFS.ReadFile(name)
 		h.Write(b)
 	}

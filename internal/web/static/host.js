@@ -180,18 +180,33 @@
   // ---- the table app ----
 
   var engineURL = host.getAttribute('data-engine'), execURL = host.getAttribute('data-exec');
-  if (!input.live || !engineURL || !window.WebAssembly || !window.indexedDB || !window.fetch) { return; }
+  if (!input.live || !engineURL || !window.WebAssembly || !window.indexedDB || !window.fetch || !window.Worker) { return; }
 
   var marks = window.mafiaclubTaps = []; // tap-to-screen times in ms, read by the measurements
-  var parts = window.mafiaclubTapParts = []; // and their parts: the engine, the page drawn, the frame
+  var parts = window.mafiaclubTapParts = []; // and their parts: the engine's answer, the page drawn, the frame
   var lang = document.documentElement.lang || 'uk';
-  var E = null; // the engine's functions
   var base = input; // the game as the server confirmed it
   var ops = []; // the host's actions not yet saved, in order: {key, form, at} or {key, undo: true}
   var seen = input.version; // the newest version the server told of
   var busy = false, conflict = false, offline = !navigator.onLine, retry = 0, retryTimer = null;
+  var pendingText = '', offlineText = '';
 
-  function T(key, n) { return n === undefined ? E.t(key) : E.t(key, n); }
+  // -- the engine, in a worker: starting it never blocks the page; each call is answered in order --
+  var worker = null, calls = {}, callID = 0;
+  function call(fn) {
+    var args = Array.prototype.slice.call(arguments, 1);
+    return new Promise(function (resolve, reject) {
+      var id = ++callID;
+      calls[id] = { resolve: resolve, reject: reject };
+      worker.postMessage(fn === 'start' ? { id: id, start: args[0] } : { id: id, fn: fn, args: args });
+    });
+  }
+  function answer(fn) { return call.apply(null, arguments).then(function (text) { var r = JSON.parse(text); pendingText = r.status || ''; return r; }); }
+  // exclusive runs one engine exchange at a time (a tap, a save's confirmation, a new game from the server), so
+  // that this page's list of actions always mirrors the engine's
+  var chain = Promise.resolve();
+  function exclusive(f) { var p = chain.then(f); chain = p.catch(function () {}); return p; }
+
   function newKey() {
     var a = new Uint8Array(16); crypto.getRandomValues(a);
     return Array.prototype.map.call(a, function (x) { return ('0' + x.toString(16)).slice(-2); }).join('');
@@ -237,7 +252,8 @@
     return writing;
   }
 
-  // -- drawing: the engine's page replaces the old one; the seat or panel the host touched stays where it was --
+  // -- drawing: the page the engine drew is morphed into the old one; the seat or panel the host touched stays
+  // where it was on the screen --
   function anchorOf(el) {
     var a = el && el.closest && el.closest('.seat[id], .panel[id], details[id], section[id]:not(#game)');
     return a ? { id: a.id, top: a.getBoundingClientRect().top } : null;
@@ -298,8 +314,8 @@
   function status() {
     var box = document.getElementById('sync');
     var parts = [];
-    if (ops.length) { parts.push(T('host.pending.n', ops.length)); }
-    if (offline) { parts.push(T('host.offline')); }
+    if (ops.length && pendingText) { parts.push(pendingText); }
+    if (offline) { parts.push(offlineText); }
     box.textContent = parts.join(' · ');
     box.hidden = parts.length === 0;
     box.classList.toggle('offline', offline);
@@ -312,30 +328,27 @@
     return data.toString();
   }
   function local(kind, f, submitter) {
-    performance.mark('tap');
+    var t0 = performance.now();
     var anchor = anchorOf(submitter || f);
-    var op, r;
-    if (kind === 'undo') {
-      op = { key: newKey(), undo: true };
-      r = JSON.parse(E.undo());
-    } else {
-      op = { key: newKey(), form: formOf(f, submitter), at: clockNow() };
-      r = JSON.parse(E.act(op.form, op.at));
-    }
-    var engineMs = performance.now() - performance.getEntriesByName('tap').pop().startTime;
-    if (r.error) { say(r.error); return; }
-    if (f.elements.type && f.elements.type.value === 'speech') { sessionStorage.setItem('autostart:' + gameId, '1'); }
-    ops.push(op);
-    draw(r, anchor);
-    var drawnMs = performance.now() - performance.getEntriesByName('tap').pop().startTime;
-    requestAnimationFrame(function () {
-      performance.measure('tap-to-screen', 'tap');
-      var m = performance.getEntriesByName('tap-to-screen');
-      marks.push(m[m.length - 1].duration);
-      parts.push({ engine: engineMs, drawn: drawnMs, frame: m[m.length - 1].duration });
-      performance.clearMarks('tap'); performance.clearMeasures('tap-to-screen');
+    var op = kind === 'undo' ? { key: newKey(), undo: true } : { key: newKey(), form: formOf(f, submitter), at: clockNow() };
+    var speech = f.elements.type && f.elements.type.value === 'speech';
+    return exclusive(function () {
+      return (op.undo ? answer('undo') : answer('act', op.form, op.at)).then(function (r) {
+        var engineMs = performance.now() - t0;
+        if (r.error) { say(r.error); return; }
+        if (speech) { sessionStorage.setItem('autostart:' + gameId, '1'); }
+        ops.push(op);
+        draw(r, anchor);
+        var drawnMs = performance.now() - t0;
+        requestAnimationFrame(function () {
+          var frame = performance.now() - t0;
+          marks.push(frame);
+          parts.push({ engine: engineMs, drawn: drawnMs, frame: frame });
+          performance.measure('tap-to-screen', { start: t0, end: t0 + frame });
+        });
+        persist().then(pump);
+      });
     });
-    persist().then(pump);
   }
 
   document.addEventListener('submit', function (e) {
@@ -351,7 +364,11 @@
       return;
     }
     // saving, reopening and the chief judge's approval need the server, with every action sent first
-    if (ops.length || offline) { e.preventDefault(); e.stopImmediatePropagation(); say(T('host.needs_network')); return; }
+    if (ops.length || offline) {
+      e.preventDefault(); e.stopImmediatePropagation();
+      call('t', 'host.needs_network').then(function (text) { say(text); });
+      return;
+    }
     app = null; // the page is left for the server's answer
     if (live) { live.close(); }
   }, true);
@@ -365,24 +382,27 @@
     });
   }
   function fetchState() {
-    return fetch('/games/' + gameId + '/state.json', { credentials: 'same-origin', headers: { 'Accept': 'application/json' }, cache: 'no-store' })
+    return fetch('/games/' + gameId + '/state.json', { credentials: 'same-origin', headers: { 'Accept': 'application/json' }, cache: 'no-store', redirect: 'manual' })
       .then(function (res) { if (!res.ok) { throw new Error('state ' + res.status); } return res.json(); });
   }
-  // rebase takes the server's game as the confirmed one and applies the actions not yet saved on top; those the
-  // engine now refuses are dropped, and the host is told.
+  // rebase takes the server's game as the confirmed one and applies the actions not yet saved on top (keep), or
+  // drops them; those the engine now refuses are dropped, and the host is told.
   function rebase(fresh, keep) {
-    base = fresh;
-    seen = Math.max(seen, fresh.version);
-    var err = E.load(JSON.stringify(fresh));
-    if (err) { throw new Error(err); }
-    if (!keep) { ops = []; }
-    var r = JSON.parse(E.replay(JSON.stringify(ops)));
-    if (r.refused && r.refused.length) {
-      ops = ops.filter(function (_, i) { return r.refused.indexOf(i) < 0; });
-      say(T('host.refused.n', r.refused.length) + ' ' + r.error);
-    }
-    draw(r, null);
-    return persist();
+    return exclusive(function () {
+      return call('load', JSON.stringify(fresh)).then(function (err) {
+        if (err) { throw new Error(err); }
+        base = fresh;
+        seen = Math.max(seen, fresh.version);
+        if (!keep) { ops = []; }
+        var sent = ops.slice();
+        return answer('replay', JSON.stringify(sent)).then(function (r) {
+          ops = sent.filter(function (_, i) { return !r.refused || r.refused.indexOf(i) < 0; });
+          draw(r, null);
+          var told = r.refused && r.refused.length ? call('t', 'host.refused.n', r.refused.length).then(function (text) { say(text + ' ' + r.error); }) : null;
+          return Promise.all([persist(), told]);
+        });
+      });
+    });
   }
   function later() {
     clearTimeout(retryTimer);
@@ -396,6 +416,19 @@
     busy = true;
     step().then(function (again) { busy = false; if (again) { pump(); } }, function () { busy = false; setOffline(true); later(); });
   }
+  // commit tells the engine that the server saved the first action waiting, at version.
+  function commit(version) {
+    return exclusive(function () {
+      return answer('commit', version).then(function (r) {
+        if (r.error) { return false; }
+        ops.shift();
+        base = r.base;
+        seen = Math.max(seen, version);
+        status();
+        return persist().then(function () { return true; });
+      });
+    });
+  }
   // step does one exchange with the server; it answers whether there may be more to do.
   function step() {
     if (ops.length) {
@@ -404,37 +437,29 @@
         setOffline(false); retry = 0;
         if (res.ok) {
           return res.json().then(function (a) {
-            if (a.version === version + 1) {
-              var r = JSON.parse(E.commit(a.version));
-              if (!r.error) {
-                ops.shift();
-                base = JSON.parse(JSON.stringify(r.base));
-                seen = Math.max(seen, a.version);
-                status();
-                return persist().then(function () { return true; });
-              }
-            }
-            // recorded before (a retry whose first answer was lost) or drawn otherwise by the server: its game is
-            // the truth, the action is done
-            ops.shift();
-            return fetchState().then(function (fresh) { return rebase(fresh, true); }).then(function () { return true; });
+            return (a.version === version + 1 ? commit(a.version) : Promise.resolve(false)).then(function (done) {
+              if (done) { return true; }
+              // recorded before (a retry whose first answer was lost) or drawn otherwise by the server: its game
+              // is the truth, and the action is done
+              if (ops[0] === op) { ops.shift(); }
+              return fetchState().then(function (fresh) { return rebase(fresh, true); }).then(function () { return true; });
+            });
           });
         }
         if (res.status === 409) {
-          return fetchState().then(function (fresh) { openConflict(fresh); return false; });
+          return fetchState().then(function (fresh) { return openConflict(fresh).then(function () { return false; }); });
         }
         if (res.status === 400 || res.status === 422) {
           // the server refused this action; the others wait on the game as the server has it
           return res.json().catch(function () { return {}; }).then(function (a) {
-            ops.shift();
-            return fetchState().then(function (fresh) { return rebase(fresh, true); }).then(function () {
-              say(T('host.server_refused') + ' ' + (a.error || ''));
-              return true;
-            });
+            if (ops[0] === op) { ops.shift(); }
+            return fetchState().then(function (fresh) { return rebase(fresh, true); })
+              .then(function () { return call('t', 'host.server_refused'); })
+              .then(function (text) { say(text + ' ' + (a.error || '')); return true; });
           });
         }
         if (res.status === 401 || res.status === 403 || res.type === 'opaqueredirect') {
-          say(T('host.login_again'));
+          call('t', 'host.login_again').then(function (text) { say(text); });
           return false;
         }
         later(); // the server is busy or failed: try again
@@ -454,23 +479,24 @@
   // -- another device changed the game while this one had actions waiting --
   var pendingFresh = null;
   function openConflict(fresh) {
-    conflict = true;
-    pendingFresh = fresh;
-    var box = document.getElementById('conflict');
-    document.getElementById('conflict-text').textContent = T('host.conflict.n', ops.length);
-    box.hidden = false;
-    box.scrollIntoView({ block: 'nearest' });
+    return call('t', 'host.conflict.n', ops.length).then(function (text) {
+      conflict = true;
+      pendingFresh = fresh;
+      var box = document.getElementById('conflict');
+      document.getElementById('conflict-text').textContent = text;
+      box.hidden = false;
+      box.scrollIntoView({ block: 'nearest' });
+    });
   }
   function closeConflict(keep) {
-    var fresh = pendingFresh;
+    if (!conflict) { return; }
+    var fresh = pendingFresh, n = ops.length;
     pendingFresh = null;
     document.getElementById('conflict').hidden = true;
-    conflict = false;
-    var n = ops.length;
     rebase(fresh, keep).then(function () {
-      if (!keep) { say(T('host.dropped.n', n), 'notice'); }
-      pump();
-    });
+      conflict = false;
+      if (!keep) { return call('t', 'host.dropped.n', n).then(function (text) { say(text, 'notice'); }); }
+    }).then(pump);
   }
   document.getElementById('conflict-reapply').addEventListener('click', function () { closeConflict(true); });
   document.getElementById('conflict-drop').addEventListener('click', function () { closeConflict(false); });
@@ -479,52 +505,45 @@
   window.addEventListener('offline', function () { setOffline(true); });
 
   // -- start: the engine, the page's language, the game (the stored one if it is newer or has actions waiting) --
-  function loadScript(src) {
-    return new Promise(function (resolve, reject) {
-      var s = document.createElement('script'); s.src = src; s.onload = resolve; s.onerror = reject;
-      document.head.appendChild(s);
-    });
-  }
   function startEngine() {
-    return loadScript(execURL).then(function () {
-      var go = new window.Go();
-      var ready = new Promise(function (resolve) { window.mafiaEngineReady = resolve; });
-      var load = WebAssembly.instantiateStreaming ? WebAssembly.instantiateStreaming(fetch(engineURL), go.importObject)
-        : fetch(engineURL).then(function (r) { return r.arrayBuffer(); }).then(function (b) { return WebAssembly.instantiate(b, go.importObject); });
-      return load.then(function (res) { go.run(res.instance); return ready; });
-    }).then(function () {
-      E = window.mafiaEngine;
-      return fetch('/static/i18n/' + lang + '.json').then(function (r) { return r.text(); });
-    }).then(function (text) {
-      var err = E.catalog(lang, text);
-      if (err) { throw new Error(err); }
-      return stored().catch(function () { return null; });
-    }).then(function (rec) {
+    worker = new Worker('/static/engine-worker.js');
+    worker.onmessage = function (e) {
+      var c = calls[e.data.id];
+      delete calls[e.data.id];
+      if (!c) { return; }
+      if (e.data.error) { c.reject(new Error(e.data.error)); } else { c.resolve(e.data.result); }
+    };
+    return call('start', { exec: execURL, wasm: engineURL, lang: lang, catalog: '/static/i18n/' + lang + '.json' }).then(function () {
+      return Promise.all([call('t', 'host.offline'), stored().catch(function () { return null; })]);
+    }).then(function (got) {
+      offlineText = got[0];
+      var rec = got[1];
       if (rec && rec.base && (rec.ops.length || rec.base.version > input.version)) {
         base = rec.base; ops = rec.ops;
       }
-      var err = E.load(JSON.stringify(base));
+      return call('load', JSON.stringify(base));
+    }).then(function (err) {
       if (err) { throw new Error(err); }
-      app = true;
-      if (ops.length) {
-        var r = JSON.parse(E.replay(JSON.stringify(ops)));
+      if (!ops.length) { return; }
+      var sent = ops.slice();
+      return answer('replay', JSON.stringify(sent)).then(function (r) {
+        ops = sent.filter(function (_, i) { return !r.refused || r.refused.indexOf(i) < 0; });
         draw(r, anchorOf(document.querySelector('.seat.speaking')));
-      }
+        if (r.refused && r.refused.length) { return call('t', 'host.refused.n', r.refused.length).then(function (text) { say(text + ' ' + r.error); }); }
+      });
+    }).then(function () {
+      app = true;
       status();
-      document.getElementById('game').setAttribute('data-app', 'ready');
       host.setAttribute('data-app', 'ready');
       pump();
     });
   }
-  // the engine comes after the page is drawn and usable (the forms work meanwhile)
-  function go() {
-    startEngine().catch(function (err) {
-      app = null;
-      host.setAttribute('data-app', 'failed');
-      if (window.console) { console.warn('mafiaclub: the engine did not start; the page works by plain forms', err); }
-    });
-  }
-  if (window.requestIdleCallback) { requestIdleCallback(go, { timeout: 1500 }); } else { setTimeout(go, 200); }
+  startEngine().catch(function (err) {
+    app = null;
+    if (worker) { worker.terminate(); }
+    host.setAttribute('data-app', 'failed');
+    if (window.console) { console.warn('mafiaclub: the engine did not start; the page works by plain forms', err); }
+  });
 
   // the host's other devices' actions arrive as versions on the live stream
   if (live) {
@@ -541,6 +560,7 @@
     ready: function () { return !!app; },
     version: function () { return base.version; },
     record: function () { return base.record; },
-    conflict: function () { return conflict; }
+    conflict: function () { return conflict; },
+    engine: function (fn) { return call.apply(null, arguments); }
   };
 })();
