@@ -102,6 +102,9 @@ type View struct {
 	WarningsMatter bool
 	// NewKey gives each action's form a fresh idempotency key.
 	NewKey func() string
+	// Clock is the first step's time limit as the timer shows it ("1:00"), "" when it has none: the timer is drawn
+	// in place from the start, so that nothing moves when the page's script starts it.
+	Clock string
 }
 
 // T translates a catalogue key in the view's language.
@@ -173,6 +176,9 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 		if ps.Step == mafia.StepLastWord {
 			v.Seats[ps.Seat-1].LastWord = true
 		}
+	}
+	if len(v.Steps) > 0 && v.Steps[0].Limit > 0 {
+		v.Clock = fmt.Sprintf("%d:%02d", v.Steps[0].Limit/60, v.Steps[0].Limit%60)
 	}
 	first := func(step mafia.Step) (mafia.PlanStep, bool) {
 		for _, ps := range next.Plan() {

@@ -222,7 +222,7 @@ func sameDrawing(t *testing.T, b *appBrowser) {
 	  for (const root of [mine, server]) { root.querySelectorAll('input[name=key]').forEach(i => i.value = ''); root.removeAttribute('data-app'); }
 	  server.querySelectorAll('.step.active').forEach(e => e.classList.remove('active'));
 	  server.querySelectorAll('[class=""]').forEach(e => e.removeAttribute('class'));
-	  const timer = server.querySelector('#timer'); if (timer) { timer.hidden = true; server.querySelector('#clock').textContent = '0:00'; server.querySelector('#clock').className = 'clock'; }
+	  for (const root of [mine, server]) { const timer = root.querySelector('#timer'); if (timer) { timer.hidden = true; root.querySelector('#clock').textContent = '0:00'; root.querySelector('#clock').className = 'clock'; } }
 	  if (mine.isEqualNode(server)) { return ''; }
 	  const a = mine.outerHTML, b = server.outerHTML; let i = 0; while (i < a.length && a[i] === b[i]) { i++; }
 	  return 'engine: ' + a.slice(Math.max(0, i - 80), i + 120) + '\nserver: ' + b.slice(Math.max(0, i - 80), i + 120);
