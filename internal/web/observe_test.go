@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"compress/gzip"
 	"context"
 	"fmt"
 	"log/slog"
@@ -147,5 +148,34 @@ func TestRetriedActionRecordedOnce(t *testing.T) {
 	}
 	if page := h.get(host, fmt.Sprintf("/games/%d", id)).Body; !strings.Contains(page, `name="key" value="`) {
 		t.Error("the host page's forms carry no key")
+	}
+}
+
+// TestCompressedAnswers: pages, scripts and JSON are gzipped for a browser that accepts it; a live stream is not
+// (each event must reach the client when it is written), and a client that does not accept gzip gets plain text.
+func TestCompressedAnswers(t *testing.T) {
+	h := newHarness(t)
+	get := func(path, enc string) *http.Response {
+		req, _ := http.NewRequest("GET", h.srv.URL+path, nil)
+		req.Header.Set("Accept-Encoding", enc)
+		res, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { res.Body.Close() })
+		return res
+	}
+	for _, path := range []string{"/", "/static/app.css", "/static/host.js", "/rating"} {
+		if res := get(path, "gzip"); res.Header.Get("Content-Encoding") != "gzip" {
+			t.Errorf("%s: Content-Encoding %q, want gzip", path, res.Header.Get("Content-Encoding"))
+		} else if _, err := gzip.NewReader(res.Body); err != nil {
+			t.Errorf("%s: not gzip: %v", path, err)
+		}
+		if res := get(path, ""); res.Header.Get("Content-Encoding") != "" {
+			t.Errorf("%s without gzip accepted: Content-Encoding %q", path, res.Header.Get("Content-Encoding"))
+		}
+	}
+	if res := get("/live/events", "gzip"); res.Header.Get("Content-Encoding") != "" || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
+		t.Errorf("the live stream: %q %q", res.Header.Get("Content-Encoding"), res.Header.Get("Content-Type"))
 	}
 }

@@ -132,7 +132,7 @@ func (s *Server) Handler() http.Handler {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, club.Errorf(club.Forbidden, "this form was sent from another site, so it was refused; open the page here and send it again"))
 	}))
-	return s.observe(s.recoverer(securityHeaders(limitBodies(cop.Handler(s.session(s.routed(mux)))))))
+	return s.observe(s.recoverer(compress(securityHeaders(limitBodies(cop.Handler(s.session(s.routed(mux))))))))
 }
 
 // limitBodies bounds every request body, so that nobody can make the server read or spool an endless upload:
