@@ -476,7 +476,11 @@ func (v *View) announce(g *mafia.Game, rec *record.Record, res mafia.Result, num
 			case mafia.OutcomeRevote:
 				text += " → " + v.T("announce.revote", seats(r.Seats), g.Rules().Times.Tie)
 			case mafia.OutcomeLift:
-				text += " → " + v.T("announce.lift_due", seats(r.Seats))
+				if len(r.Seats) == 1 {
+					text += " → " + v.T("announce.lift_one", r.Seats[0]) // day1_lift_only: the single leader
+				} else {
+					text += " → " + v.T("announce.lift_due", seats(r.Seats))
+				}
 			case mafia.OutcomeStay:
 				text += " → " + v.T("announce.stay")
 			}

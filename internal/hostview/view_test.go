@@ -50,6 +50,12 @@ var tenRoles = []mafia.Role{mafia.Citizen, mafia.Citizen, mafia.Mafia, mafia.Cit
 // game builds a record of the rule set with the roles and events, and its state as the host page reads it.
 func game(t *testing.T, rules string, roles []mafia.Role, events ...mafia.Event) *State {
 	t.Helper()
+	return gameWith(t, rules, nil, roles, events...)
+}
+
+// gameWith is game with options.
+func gameWith(t *testing.T, rules string, options map[string]json.RawMessage, roles []mafia.Role, events ...mafia.Event) *State {
+	t.Helper()
 	seats := make([]record.Seat, len(roles))
 	for i, r := range roles {
 		seats[i] = record.Seat{Seat: i + 1, Role: r, Name: "P" + strconv.Itoa(i+1)}
@@ -58,7 +64,7 @@ func game(t *testing.T, rules string, roles []mafia.Role, events ...mafia.Event)
 	for i, e := range events {
 		evs[i] = record.Event{Event: e}
 	}
-	rec, err := record.Build(rules, nil, seats, evs)
+	rec, err := record.Build(rules, options, seats, evs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,6 +170,12 @@ func TestAnnounce(t *testing.T) {
 	tie := T("announce.count", 3, 5) + ", " + T("announce.count_default", 7, 5, 4)
 	day2 := join(day1Tie, hands(3, 1, 2, 4, 5, 6, 8), mafia.VoteRest(7), mafia.Night(), mafia.Shot(7, 1), mafia.Shot(9, 1),
 		mafia.Day(), speeches(2, 2), mafia.Nominate(2, 9), speeches(4, 10))
+	lift := gameWith(t, "fiim-2025-club", map[string]json.RawMessage{"day1_lift_only": json.RawMessage("true")}, tenRoles,
+		join(day1Tie[:len(day1Tie)-2], hands(3, 1, 2, 4, 5, 6, 8), mafia.VoteRest(7))...)
+	if v, _ := build(t, lift); !slices.Equal(v.Announce, []string{round(1, T("announce.count", 3, 6)+", "+T("announce.count_default", 7, 4, 4),
+		T("announce.lift_one", 3))}) {
+		t.Errorf("day1_lift_only, #3 alone ahead: %q", v.Announce)
+	}
 	for _, c := range []struct {
 		name   string
 		events []mafia.Event
@@ -350,5 +362,15 @@ func TestSecondShot(t *testing.T) {
 	}
 	if !strings.Contains(page, `<span class="secret">`+template.HTMLEscapeString(v.MorningWhy)+`</span>`) {
 		t.Error("the morning names the black who shot twice without hiding it")
+	}
+}
+
+// TestSummaryAboveTable: once the game is over, its result and the save buttons come before the ten seat cards,
+// so that the host reaches them without scrolling past the table.
+func TestSummaryAboveTable(t *testing.T) {
+	_, page := build(t, game(t, "fiim-2025-club", tenRoles, mafia.Day(), mafia.TeamLoss(3)))
+	summary, save, seats := strings.Index(page, `id="summary"`), strings.Index(page, `id="save-rated"`), strings.Index(page, `id="seats"`)
+	if summary < 0 || save < 0 || seats < 0 || summary > seats || save > seats {
+		t.Errorf("summary at %d, save at %d, the seats at %d: want the summary and the save before the seats", summary, save, seats)
 	}
 }

@@ -173,8 +173,9 @@ func TestE2EHandout(t *testing.T) {
 	}
 }
 
-// TestE2ENoOverflow360 opens the new-game form, a host page in the middle of day 2 and the protocol of a saved
-// game on a 360x780 phone: none is wider than the screen (nothing cut off, no sideways scrolling).
+// TestE2ENoOverflow360 opens the new-game form, a host page in the middle of day 2, the protocol of a saved game
+// and its host page on a 360x780 touch phone, in each language: none is wider than the screen (nothing cut off, no
+// sideways scrolling), and the host page shows no keyboard hints.
 func TestE2ENoOverflow360(t *testing.T) {
 	needBrowser(t)
 	site := startSite(t, time.UTC, nil)
@@ -251,11 +252,18 @@ func TestE2ENoOverflow360(t *testing.T) {
 	}
 
 	b.logIn("/games/new", club.DemoHostLogin, club.DemoHostPassword)
-	if _, err := chromedp.Run(bctx, chromedp.EmulateViewport(360, 780)); err != nil {
+	// a phone: 360 px, touch. Its keyboard's hints are for a keyboard, which it has not. (Headless Chromium
+	// cannot be given a mouse's media features, so the laptop's side of the rule is not tested here.)
+	keys := `getComputedStyle(document.querySelector('.plan .keys')).display`
+	if _, err := chromedp.Run(bctx, chromedp.EmulateViewport(360, 780, chromedp.EmulateMobile, chromedp.EmulateTouch)); err != nil {
 		t.Fatal(err)
 	}
+	b.do("a phone", chromedp.Navigate(fmt.Sprintf("%s/games/%d", b.base, live)), chromedp.WaitReady("#game"))
 	if w := eval[int](b, `window.innerWidth`); w != 360 {
 		t.Fatalf("the window is %d px wide, want 360", w)
+	}
+	if d := eval[string](b, keys); d != "none" {
+		t.Errorf("on a touch screen the keyboard's hints are shown (display %s)", d)
 	}
 	for _, l := range i18n.Languages {
 		b.useLang(l)
