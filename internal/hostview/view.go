@@ -440,9 +440,9 @@ func (v *View) announce(g *mafia.Game, rec *record.Record, res mafia.Result, num
 	if n := len(res.Days); n > 0 && res.Days[n-1].Day == num {
 		today = &res.Days[n-1]
 	}
-	defaults := restVotes(rec)
 	rounds, k := 0, 0
-	if today != nil {
+	if today != nil && len(today.Rounds) > 0 {
+		defaults := restVotes(rec)
 		for _, r := range today.Rounds {
 			var text string
 			if r.Lift {
