@@ -78,12 +78,14 @@ var speechNames = []string{"full", "short", "lost"}
 func (m SpeechMode) String() string { return speechNames[m] }
 
 type roundRec struct {
-	day    uint8
-	lift   bool
-	yes    uint8
-	n      uint8
-	cands  [MaxSeats]uint8
-	counts [MaxSeats]uint8
+	day     uint8
+	lift    bool
+	yes     uint8
+	n       uint8
+	cands   [MaxSeats]uint8
+	counts  [MaxSeats]uint8
+	outcome Outcome
+	who     Seats
 }
 
 type dayRec struct {
@@ -753,6 +755,7 @@ func (g *Game) vote(e Event) error {
 func (g *Game) completeRound() {
 	rec := roundRec{day: g.num, n: g.nCands, cands: g.cands, counts: g.counts}
 	g.rounds = append(g.rounds, rec)
+	settle := func(o Outcome, who Seats) { g.rounds[len(g.rounds)-1].outcome, g.rounds[len(g.rounds)-1].who = o, who }
 	max, leaders := uint8(0), Seats(0)
 	for i := uint8(0); i < g.nCands; i++ {
 		switch c := g.counts[i]; {
@@ -768,13 +771,17 @@ func (g *Game) completeRound() {
 		// an all-zero round.
 		if g.nCands == 1 {
 			g.scoreRound(0)
+			cand := SeatsOf(int(g.cands[0]))
+			settle(OutcomeStay, cand)
 			if int(g.counts[0])*2 > alive {
-				g.leaveByVote(SeatsOf(int(g.cands[0])))
+				settle(OutcomeLeave, cand)
+				g.leaveByVote(cand)
 			}
 			g.status = VotingHeld
 			return
 		}
 		if max == 0 {
+			settle(OutcomeStay, 0)
 			g.status = VotingHeld
 			return
 		}
@@ -783,6 +790,7 @@ func (g *Game) completeRound() {
 		// day1_lift_only: the single leader of a day-1 round is put to the lift question (R35's vote, more than
 		// half of the table) instead of leaving by the count (R31).
 		g.scoreRound(0)
+		settle(OutcomeLift, leaders)
 		g.prevTie = leaders
 		g.cands[0], g.nCands = uint8(first(leaders)), 1 // the lift is on him alone
 		g.liftDue = true
@@ -790,6 +798,7 @@ func (g *Game) completeRound() {
 	}
 	if leaders.Len() == 1 {
 		g.scoreRound(first(leaders))
+		settle(OutcomeLeave, leaders)
 		g.leaveByVote(leaders)
 		g.status = VotingHeld
 		return
@@ -797,6 +806,7 @@ func (g *Game) completeRound() {
 	g.scoreRound(0)
 	tied := leaders.Len()
 	if g.rules.Tie == TieFSM2026 && g.num == 1 && tied > 2 {
+		settle(OutcomeStay, leaders)
 		g.status = VotingHeld // 001 L23, C-21: day 1, more than two tied: night at once
 		return
 	}
@@ -811,13 +821,16 @@ func (g *Game) completeRound() {
 			lift = fsmLift(tied, alive) // 001 L46: 7.11.5
 		}
 		if lift {
+			settle(OutcomeLift, leaders)
 			g.liftDue = true
 			return
 		}
+		settle(OutcomeStay, leaders)
 		g.status = VotingHeld // they stay
 		return
 	}
 	// C-33: a new (smaller, or first) tied set: 30 s speeches in nomination order, then a re-vote among them.
+	settle(OutcomeRevote, leaders)
 	g.prevTie = leaders
 	n := uint8(0)
 	var next [MaxSeats]uint8
@@ -867,10 +880,14 @@ func (g *Game) lift(yes Seats) error {
 	if bad := yes &^ g.alive; bad != 0 {
 		return violate(ErrVoterNotAlive, first(bad), 0, "seat %d", first(bad))
 	}
-	g.rounds = append(g.rounds, roundRec{day: g.num, lift: true, yes: uint8(yes.Len())})
+	rec := roundRec{day: g.num, lift: true, yes: uint8(yes.Len()), outcome: OutcomeStay, who: g.prevTie}
+	if yes.Len()*2 > g.alive.Len() {
+		rec.outcome = OutcomeLeave
+	}
+	g.rounds = append(g.rounds, rec)
 	g.liftDue = false
 	g.status = VotingHeld
-	if yes.Len()*2 > g.alive.Len() {
+	if rec.outcome == OutcomeLeave {
 		g.leaveByVote(g.prevTie)
 	}
 	return nil

@@ -314,6 +314,10 @@ func (g *Game) dayPlan(n *Next) {
 			if !g.opt.CandidateSelfVote {
 				n.Actors = n.Actors.Remove(int(n.Candidates[0]))
 			}
+			if n.NCand == 1 && g.opt.DefaultVoteToLast {
+				// a single candidate is also the last: every hand goes to him, his own included (R26, C-03)
+				n.RestToLast, n.Rest = true, g.alive
+			}
 			n.add(PlanStep{Step: StepVote, Seat: int(n.Candidates[0]), Event: EvVote})
 			n.Allowed = n.Allowed.add(EvVote)
 			if g.listUnsure != 0 {

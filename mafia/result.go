@@ -38,11 +38,37 @@ type DayResult struct {
 	Out       []int // the seats that left during this day, in the order they left
 }
 
-// Round is one voting round: the votes per candidate in voting order, or a lift vote's yes count.
+// Round is one voting round: the votes per candidate in voting order, or a lift vote's yes count, with what it
+// decided and the seats that concerns (Seats: who leaves, the tied, or those put to the lift, in seat order).
 type Round struct {
-	Lift   bool
-	Yes    int
-	Counts []CandidateVotes
+	Lift    bool
+	Yes     int
+	Counts  []CandidateVotes
+	Outcome Outcome
+	Seats   []int
+}
+
+// Outcome is what a voting round decided (R31-R40, C-09, C-21, C-33, C-43).
+type Outcome uint8
+
+// The outcomes of a round.
+const (
+	NoOutcome     Outcome = iota
+	OutcomeLeave          // one leader leaves; after a lift vote, all the tied leave
+	OutcomeRevote         // a new tie: the tied speak 30 s and are voted on again
+	OutcomeLift           // the same tie again (or day1_lift_only's single leader): the lift vote comes next
+	OutcomeStay           // nobody leaves today
+	numOutcomes
+)
+
+var outcomeNames = [numOutcomes]string{"", "leave", "revote", "lift", "stay"}
+
+// String is the outcome's stable name.
+func (o Outcome) String() string {
+	if o < numOutcomes {
+		return outcomeNames[o]
+	}
+	return "outcome?"
 }
 
 // CandidateVotes is one candidate's vote count.
@@ -114,10 +140,10 @@ func (g *Game) dayResult(d dayRec) DayResult {
 	}
 	for _, rr := range g.rounds[d.firstRound : int(d.firstRound)+int(d.nRounds)] {
 		if rr.lift {
-			dr.Rounds = append(dr.Rounds, Round{Lift: true, Yes: int(rr.yes)})
+			dr.Rounds = append(dr.Rounds, Round{Lift: true, Yes: int(rr.yes), Outcome: rr.outcome, Seats: rr.who.List()})
 			continue
 		}
-		round := Round{}
+		round := Round{Outcome: rr.outcome, Seats: rr.who.List()}
 		for i := uint8(0); i < rr.n; i++ {
 			round.Counts = append(round.Counts, CandidateVotes{Seat: int(rr.cands[i]), Votes: int(rr.counts[i])})
 		}

@@ -154,6 +154,7 @@ type Game struct {
 	StageID   int64  // the tournament stage it belongs to, 0 when none
 	Round     int    // its round in the stage: the game's number at its table
 	TableNo   int    // its table in the stage, from 1
+	Dealt     bool   // its roles were dealt at random on the server (not entered as dealt with real cards)
 	Version   int64  // raised by every change; an action carries the version it was made on
 	Events    int    // how many events the log has
 	Winner    string

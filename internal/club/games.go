@@ -138,7 +138,7 @@ func (s *Games) Start(ctx context.Context, u *User, ng NewGame) (*Game, error) {
 			return nil, &Error{Code: Invalid, Message: err.Error(), Cause: errors.Join(ErrRoles, err)}
 		}
 	}
-	return s.start(ctx, u, rs.ID, ng.Options, seats, ng.Rated, ng.NightID, nil)
+	return s.start(ctx, u, rs.ID, ng.Options, seats, ng.Rated, ng.NightID, func(g *Game) { g.Dealt = ng.Deal })
 }
 
 // start stores a live game after checking its record, with a hook that fills in more of it (a tournament's slot).

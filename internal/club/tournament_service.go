@@ -560,7 +560,8 @@ func (s *Tournaments) StartGame(ctx context.Context, u *User, tournamentID, stag
 	}
 	ids := st.Schedule[round-1][table-1]
 	rs, _ := mafia.RuleSet(t.Rules)
-	if roles == nil {
+	dealt := roles == nil
+	if dealt {
 		dealt, err := DealRoles(rs, len(ids), 0, false)
 		if err != nil {
 			return nil, err
@@ -578,7 +579,7 @@ func (s *Tournaments) StartGame(ctx context.Context, u *User, tournamentID, stag
 		seats[i] = Seat{Seat: i + 1, Role: roles[i], Name: p.Name, PlayerID: p.PlayerID}
 	}
 	return s.games.start(ctx, u, t.Rules, nil, seats, true, 0, func(g *Game) {
-		g.StageID, g.Round, g.TableNo = stageID, round, table
+		g.StageID, g.Round, g.TableNo, g.Dealt = stageID, round, table, dealt
 	})
 }
 

@@ -28,6 +28,8 @@ type Input struct {
 	Audit   []string        `json:"audit,omitempty"` // undo, save and reopen entries, already in words
 	Lang    string          `json:"lang"`
 	Error   string          `json:"-"`
+	// Dealt: the roles were dealt at random on the server, so the host hands them out by gestures on night 1.
+	Dealt bool `json:"dealt,omitempty"`
 }
 
 // State is an Input read: the record decoded and replayed.

@@ -55,10 +55,18 @@ type PointsRow struct {
 	Items      []string
 }
 
-// ChronoLine is one event of the chronology.
+// ChronoLine is one event of the chronology. Secret marks a night action (a shot, a check, a protection): it
+// names a role's seat, so the host page hides it while the game goes on unless the host shows the roles.
 type ChronoLine struct {
-	Seq  int
-	Text string
+	Seq    int
+	Text   string
+	Secret bool
+}
+
+// ShotView is one black player's shot tonight, as recorded.
+type ShotView struct {
+	By, Target int
+	Twice      bool // he shot more than once: tonight's shot is a miss (R43)
 }
 
 // View is the host page's content.
@@ -98,6 +106,23 @@ type View struct {
 	HasPoints  bool
 	IsChief    bool   // the viewer is the chief judge of this tournament game
 	Morning    string // the morning's announcement
+	// MorningWhy says why the night was a miss where the record shows it (a black shot more than once); it names
+	// a black seat, so the page hides it with the roles.
+	MorningWhy string
+	// Secret: the game goes on, so whatever reveals a role or a team (the points and their items, the night's
+	// actions in the chronology, the audit) is shown only when the host asks for the roles.
+	Secret bool
+	// Announce is what the host says now: each voting round of the day with its counts and what it decided, why
+	// there is no vote today.
+	Announce []string
+	// Shooters are the black players who have not shot yet tonight; Shots are the shots recorded (R42, R43).
+	Shooters []int
+	Shots    []ShotView
+	// BMDue: the best move is due, so the main action records it, and the next speech (which ends the morning
+	// and with it the best move) is a separate, explicit choice.
+	BMDue bool
+	// SkipBM is the next speaker when the host may skip the best move to call him (0 when not).
+	SkipBM int
 	// WarningsMatter: warnings are the discipline scale (home-ua), so each seat gets a warning button.
 	WarningsMatter bool
 	// NewKey gives each action's form a fresh idempotency key.
@@ -121,8 +146,10 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 	next := g.Next()
 	res := g.Result()
 	v := &View{Lang: in.Lang, cat: cat, GameID: in.Game, Rated: in.Rated, SavedAt: in.Saved, IsAdmin: in.IsAdmin, IsChief: in.IsChief,
-		Version: in.Version, RulesName: rs.Title, Live: in.Live, Error: in.Error, Next: next, Allowed: map[string]bool{},
+		Version: in.Version, Live: in.Live, Error: in.Error, Next: next, Allowed: map[string]bool{},
 		Finished: g.Finished(), HasPoints: rs.HasPoints(), WarningsMatter: rs.Mute == mafia.MuteWarnings, Audit: in.Audit, NewKey: newKey}
+	v.RulesName = RulesTitle(cat, in.Lang, rs)
+	v.Secret = !v.Finished
 	phase, num := g.Phase()
 	v.Phase = v.T("phase."+phase.String(), num)
 	if v.Live {
@@ -148,7 +175,7 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 	for _, sr := range res.Seats {
 		info := st.Record.Seats[sr.Seat-1]
 		sv := SeatView{N: sr.Seat, Name: info.Name, Guest: info.Player == "", Role: v.T("role." + sr.Role.String()),
-			RoleLetter: sr.Role.Letter(), Black: sr.Team == mafia.Black, Alive: sr.Alive, Fouls: sr.Fouls, Warnings: sr.Warnings,
+			RoleLetter: RoleLetter(cat, in.Lang, sr.Role), Black: sr.Team == mafia.Black, Alive: sr.Alive, Fouls: sr.Fouls, Warnings: sr.Warnings,
 			Muted: next.Muted.Has(sr.Seat), Nominated: nominated.Has(sr.Seat), Speaking: next.Speaker == sr.Seat,
 			Actor: next.Actors.Has(sr.Seat), Candidate: candidates.Has(sr.Seat), Voted: next.Voted.Has(sr.Seat),
 			Disciplinable: g.Disciplinable(sr.Seat), Points: Points(sr.Points)}
@@ -157,8 +184,18 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 		}
 		v.Seats = append(v.Seats, sv)
 	}
+	if in.Dealt && phase == mafia.PhaseNight && num == 1 && !v.Finished {
+		// The roles were dealt at random on the server: before the acquaintance the host hands them out, seat by
+		// seat, with the gesture of each role (000 L69). Steps he only walks through: no event records them.
+		for _, sr := range res.Seats {
+			v.Steps = append(v.Steps, StepView{Seat: sr.Seat, Limit: handoutLimit, Current: len(v.Steps) == 0,
+				Key:   fmt.Sprintf("g%d-night1-handout-%d", in.Game, sr.Seat),
+				Label: v.T("step.handout", sr.Seat, v.T("role."+sr.Role.String()), v.T("gesture."+mafia.RoleGesture(sr.Role).String()))})
+		}
+	}
+	handout := len(v.Steps)
 	for i, ps := range next.Plan() {
-		sv := StepView{Label: v.stepLabel(ps, g.Role(ps.Seat)), Seat: ps.Seat, Limit: ps.Limit, Current: i == 0 || ps.Current,
+		sv := StepView{Label: v.stepLabel(ps, g.Role(ps.Seat)), Seat: ps.Seat, Limit: ps.Limit, Current: (i == 0 && handout == 0) || ps.Current,
 			Lost: ps.Speech == mafia.SpeechLost}
 		if ps.Event != mafia.NoEvent {
 			sv.Event = ps.Event.String()
@@ -220,6 +257,15 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 			}
 		}
 	}
+	// The next speech ends the morning, and the best move with it (R56): while it is due, recording it is the
+	// main action and calling the next speaker is a separate choice.
+	v.BMDue = v.BestMover != 0
+	if v.BMDue && v.Allowed["speech"] && len(v.Actors) > 0 {
+		v.SkipBM = v.Actors[0]
+	}
+	if phase == mafia.PhaseNight && v.Allowed["shot"] {
+		v.Shots, v.Shooters = nightShots(st.Record, g)
+	}
 	if next.DonAnswer != mafia.NoAnswer {
 		v.Answers = append(v.Answers, v.T("game.answer_don", v.T("answer."+next.DonAnswer.String()), v.T("gesture."+next.DonAnswer.Gesture().String())))
 	}
@@ -239,12 +285,22 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 		}
 		if open := g.Voting() == mafia.VotingPending || g.Voting() == mafia.VotingCancelled; morning && open {
 			v.Morning = v.T("game.miss", num)
+			killed := false
 			for _, sr := range res.Seats {
 				if sr.Out.How == mafia.OutKilled && int(sr.Out.Number) == num {
 					v.Morning = v.T("game.killed", num, sr.Seat)
+					killed = true
+				}
+			}
+			if !killed {
+				if twice := lastNightTwice(st.Record); twice != 0 {
+					v.MorningWhy = v.T("game.miss_twice", twice)
 				}
 			}
 		}
+	}
+	if phase == mafia.PhaseDay && v.Live {
+		v.Announce = v.announce(g, st.Record, res, num)
 	}
 	for _, sr := range res.Seats {
 		row := PointsRow{N: sr.Seat, Name: st.Record.Seats[sr.Seat-1].Name, Role: v.T("role." + sr.Role.String()), Total: Points(sr.Points)}
@@ -258,10 +314,222 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 	}
 	v.FreeAdjust = rs.Points == mafia.PointsXCraft
 	v.Chrono = Chronology(cat, in.Lang, st.Record, in.Times)
+	if !v.Secret {
+		for i := range v.Chrono {
+			v.Chrono[i].Secret = false
+		}
+	}
 	if len(v.Chrono) > 0 {
 		v.LastEvent = v.Chrono[len(v.Chrono)-1].Text
 	}
 	return v
+}
+
+// handoutLimit is the time the host takes to show one player his role's gesture: as long as the don's and the
+// sheriff's wake on night 1 (000 L63: "не більше 10 секунд").
+const handoutLimit = 10
+
+// RulesTitle is the rule set's title in the language (the engine's Title is English).
+func RulesTitle(cat i18n.Catalog, lang string, rs *mafia.Rules) string {
+	if key := "ruleset." + rs.ID; cat.Has(key) {
+		return cat.T(lang, key)
+	}
+	return rs.Title
+}
+
+// RoleLetter is the role's protocol letter in the language (seed 002 §P7.4.1 gives the Russian ones).
+func RoleLetter(cat i18n.Catalog, lang string, r mafia.Role) string {
+	if key := "letter." + r.String(); cat.Has(key) {
+		return cat.T(lang, key)
+	}
+	return r.Letter()
+}
+
+// tonight returns the events of the night under way or, by day, of the night that ended this morning: those
+// after the last "night" event (from the start on night 1) and before the "day" that ended it.
+func tonight(rec *record.Record) []record.Event {
+	ev := rec.Events
+	end := len(ev)
+	for i := len(ev) - 1; i >= 0; i-- {
+		switch ev[i].Type {
+		case mafia.EvNight:
+			return ev[i+1 : end]
+		case mafia.EvDay:
+			if end != len(ev) {
+				return ev[i+1 : end] // cannot happen: two days without a night between them
+			}
+			end = i
+		}
+	}
+	return ev[:end]
+}
+
+// nightShots lists tonight's shots in the order recorded, each black once (his last target), and the living black
+// players who have not shot yet.
+func nightShots(rec *record.Record, g *mafia.Game) ([]ShotView, []int) {
+	var shots []ShotView
+	var shot mafia.Seats
+	for _, e := range tonight(rec) {
+		if e.Type != mafia.EvShot {
+			continue
+		}
+		by := int(e.Seat)
+		if shot.Has(by) {
+			for i := range shots {
+				if shots[i].By == by {
+					shots[i].Target, shots[i].Twice = int(e.Target), true
+				}
+			}
+			continue
+		}
+		shot = shot.Add(by)
+		shots = append(shots, ShotView{By: by, Target: int(e.Target)})
+	}
+	var left []int
+	for _, s := range g.Alive().List() {
+		if g.Role(s).Team() == mafia.Black && !shot.Has(s) {
+			left = append(left, s)
+		}
+	}
+	return shots, left
+}
+
+// lastNightTwice returns a black player who shot more than once in the night that ended this morning, or 0.
+func lastNightTwice(rec *record.Record) int {
+	var shot mafia.Seats
+	for _, e := range tonight(rec) {
+		if e.Type == mafia.EvShot {
+			if shot.Has(int(e.Seat)) {
+				return int(e.Seat)
+			}
+			shot = shot.Add(int(e.Seat))
+		}
+	}
+	return 0
+}
+
+// restVotes replays a record and returns, by day, the default votes (R26) each vote on a last candidate gave
+// him beyond the hands the host ticked, in order: one number per voting round completed by the default rule.
+func restVotes(rec *record.Record) map[int][]int {
+	out := map[int][]int{}
+	g, err := mafia.NewGame(rec.Rules, rec.Options, rec.Roles())
+	if err != nil {
+		return out
+	}
+	for _, e := range rec.Events {
+		_, num := g.Phase()
+		if e.Type == mafia.EvVote {
+			if next := g.Next(); next.RestToLast {
+				out[num] = append(out[num], (next.Rest &^ e.Voters).Len())
+			}
+		}
+		if g.Apply(e.Event) != nil {
+			break
+		}
+	}
+	return out
+}
+
+// announce says what the host announces today: each voting round with its counts (the default votes the last
+// candidate got, R26, and a single candidate's whole table) and what the engine decided; why today's vote is
+// cancelled or not held.
+func (v *View) announce(g *mafia.Game, rec *record.Record, res mafia.Result, num int) []string {
+	var out []string
+	seats := func(list []int) string {
+		parts := make([]string, len(list))
+		for i, s := range list {
+			parts[i] = "#" + strconv.Itoa(s)
+		}
+		return strings.Join(parts, ", ")
+	}
+	var today *mafia.DayResult
+	if n := len(res.Days); n > 0 && res.Days[n-1].Day == num {
+		today = &res.Days[n-1]
+	}
+	rounds, k := 0, 0
+	if today != nil && len(today.Rounds) > 0 {
+		defaults := restVotes(rec)
+		for _, r := range today.Rounds {
+			var text string
+			if r.Lift {
+				text = v.N("announce.lift.n", r.Yes)
+			} else {
+				rounds++
+				var parts []string
+				for i, c := range r.Counts {
+					last := i == len(r.Counts)-1
+					switch {
+					case last && len(r.Counts) == 1 && g.Options().DefaultVoteToLast:
+						parts = append(parts, v.T("announce.single", c.Seat, c.Votes))
+					case last && k < len(defaults[num]) && defaults[num][k] > 0:
+						parts = append(parts, v.T("announce.count_default", c.Seat, c.Votes, defaults[num][k]))
+					default:
+						parts = append(parts, v.T("announce.count", c.Seat, c.Votes))
+					}
+				}
+				if g.Options().DefaultVoteToLast {
+					k++
+				}
+				text = v.T("announce.round", rounds, strings.Join(parts, ", "))
+			}
+			switch r.Outcome {
+			case mafia.OutcomeLeave:
+				if len(r.Seats) == 1 {
+					text += " → " + v.T("announce.leave", r.Seats[0])
+				} else {
+					text += " → " + v.T("announce.leave_all", seats(r.Seats))
+				}
+			case mafia.OutcomeRevote:
+				text += " → " + v.T("announce.revote", seats(r.Seats), g.Rules().Times.Tie)
+			case mafia.OutcomeLift:
+				if len(r.Seats) == 1 {
+					text += " → " + v.T("announce.lift_one", r.Seats[0]) // day1_lift_only: the single leader
+				} else {
+					text += " → " + v.T("announce.lift_due", seats(r.Seats))
+				}
+			case mafia.OutcomeStay:
+				text += " → " + v.T("announce.stay")
+			}
+			out = append(out, text)
+		}
+	}
+	switch g.Voting() {
+	case mafia.VotingCancelled:
+		// the latest removal for discipline today, the night before or yesterday (R68, R69, C-11)
+		why, order := "", uint8(0)
+		for _, sr := range res.Seats {
+			o := sr.Out
+			if (o.How != mafia.OutDisqualified && o.How != mafia.OutFouls) || o.Order < order {
+				continue
+			}
+			if int(o.Number) == num || (o.Phase == mafia.PhaseDay && int(o.Number) == num-1) {
+				why, order = "#"+strconv.Itoa(sr.Seat)+" — "+v.T("out."+o.How.String(), v.T("phase."+o.Phase.String(), int(o.Number))), o.Order
+			}
+		}
+		if why == "" {
+			out = append(out, v.T("announce.cancelled_plain"))
+		} else {
+			out = append(out, v.T("announce.cancelled", why))
+		}
+	case mafia.VotingPending:
+		next := v.Next
+		if !next.Allowed.Has(mafia.EvNight) || next.Allowed.Has(mafia.EvVote) || next.Allowed.Has(mafia.EvSpeech) {
+			break
+		}
+		alive := 0
+		for _, s := range next.Nominations[:next.NNom] {
+			if g.Alive().Has(int(s)) {
+				alive++
+			}
+		}
+		switch {
+		case alive == 0:
+			out = append(out, v.T("announce.no_candidates"))
+		case alive == 1 && num == 1:
+			out = append(out, v.T("announce.single_day1"))
+		}
+	}
+	return out
 }
 
 // Signed writes hundredths with a sign: "+0.30", "-0.10", "0.00".
@@ -324,7 +592,8 @@ func Chronology(cat i18n.Catalog, lang string, rec *record.Record, times []strin
 		if i < len(times) {
 			at = times[i]
 		}
-		out = append(out, ChronoLine{Seq: i + 1, Text: cat.T(lang, "phase."+phase.String(), num) + ", " + at + ", " + text})
+		secret := e.Type == mafia.EvShot || e.Type == mafia.EvCheck || e.Type == mafia.EvHeal
+		out = append(out, ChronoLine{Seq: i + 1, Text: cat.T(lang, "phase."+phase.String(), num) + ", " + at + ", " + text, Secret: secret})
 	}
 	return out
 }

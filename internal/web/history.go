@@ -109,7 +109,7 @@ func (s *Server) recordPage(w http.ResponseWriter, r *http.Request) {
 	p.Title = p.T("game.title", st.Game.ID)
 	g := st.Play
 	res := g.Result()
-	v := recordView{Page: p, Game: st.Game, RulesName: g.Rules().Title, Winner: p.T("winner." + g.Winner().String())}
+	v := recordView{Page: p, Game: st.Game, RulesName: p.RulesTitle(g.Rules()), Winner: p.T("winner." + g.Winner().String())}
 	if st.Game.NightID != 0 {
 		v.Night, _ = s.svc.Nights.Night(r.Context(), st.Game.NightID)
 	}
@@ -147,7 +147,7 @@ func (s *Server) recordPage(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	for _, sr := range res.Seats {
-		ps := protoSeat{N: sr.Seat, Nick: st.Game.Seats[sr.Seat-1].Name, Letter: sr.Role.Letter(), Role: p.T("role." + sr.Role.String()),
+		ps := protoSeat{N: sr.Seat, Nick: st.Game.Seats[sr.Seat-1].Name, Letter: p.RoleLetter(sr.Role), Role: p.T("role." + sr.Role.String()),
 			Fouls: sr.Fouls, Nominated: strings.TrimSpace(nomBy[sr.Seat]), Total: formatPoints(sr.Points)}
 		if sr.Out.How != mafia.NotOut {
 			ps.Out = p.T("out."+sr.Out.How.String(), p.T("phase."+sr.Out.Phase.String(), sr.Out.Number))
@@ -167,7 +167,7 @@ func (s *Server) recordPage(w http.ResponseWriter, r *http.Request) {
 	v.Chrono = s.chronology(p, st)
 	for _, e := range st.Record.Events {
 		if e.Type == mafia.EvAdjust || e.Type == mafia.EvDisqualify || e.Type == mafia.EvTeamLoss {
-			line := fmt.Sprintf("#%d %s", e.Seat, s.describe(p, e, ""))
+			line := s.describe(p, e, "") // it names the seat
 			if e.Reason != "" {
 				line += " — " + e.Reason
 			}

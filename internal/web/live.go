@@ -367,7 +367,7 @@ func (s *Server) liveGameView(p Page, lg *club.LiveGame, k liveKind) liveGameVie
 		if st.Role != "" {
 			sv.Role = p.T("role." + st.Role)
 			if r, ok := mafia.ParseRole(st.Role); ok {
-				sv.RoleLetter = r.Letter()
+				sv.RoleLetter = p.RoleLetter(r)
 			}
 		}
 		if v.Points {

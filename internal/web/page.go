@@ -10,6 +10,7 @@ import (
 
 	"mafiaclub/internal/club"
 	"mafiaclub/internal/hostview"
+	"mafiaclub/mafia"
 )
 
 // Page is what every page's view starts with.
@@ -30,6 +31,12 @@ func (p Page) T(key string, args ...any) string { return p.cat.T(p.Lang, key, ar
 
 // N translates a plural catalogue key ("....n") for the count n in the page's language.
 func (p Page) N(key string, n int, args ...any) string { return p.cat.N(p.Lang, key, n, args...) }
+
+// RulesTitle is a rule set's title in the page's language (the engine's Title is English).
+func (p Page) RulesTitle(rs *mafia.Rules) string { return hostview.RulesTitle(p.cat, p.Lang, rs) }
+
+// RoleLetter is a role's protocol letter in the page's language.
+func (p Page) RoleLetter(r mafia.Role) string { return hostview.RoleLetter(p.cat, p.Lang, r) }
 
 // IsAdmin reports whether the viewer is an admin.
 func (p Page) IsAdmin() bool { return p.User != nil && p.User.Role.Can(club.RoleAdmin) }

@@ -67,7 +67,7 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 	p.Title = pl.Nick
 	v := playerView{Page: p, Player: pl, Stats: ps, Rules: ps.Rules, Average: formatPoints(ps.Average()), Elo: formatElo(ps.Elo)} // the public profile: no real name
 	for _, rid := range club.RatingScopes() {
-		v.RulesList = append(v.RulesList, ruleChoice{ID: rid, Title: ruleTitle(rid), Selected: rid == ps.Rules})
+		v.RulesList = append(v.RulesList, ruleChoice{ID: rid, Title: ruleTitle(p, rid), Selected: rid == ps.Rules})
 	}
 	for _, gr := range res {
 		v.Games = append(v.Games, playerGame{GameResult: gr, Date: p.Time(gr.PlayedAt), Role: p.T("role." + gr.Role),
@@ -187,7 +187,7 @@ func (s *Server) clubStatsPage(w http.ResponseWriter, r *http.Request) {
 	p.Title = p.T("club.stats_title")
 	v := clubStatsView{Page: p, Stats: cs}
 	for _, rid := range club.RatingScopes() {
-		v.RulesList = append(v.RulesList, ruleChoice{ID: rid, Title: ruleTitle(rid), Selected: rid == cs.Rules})
+		v.RulesList = append(v.RulesList, ruleChoice{ID: rid, Title: ruleTitle(p, rid), Selected: rid == cs.Rules})
 	}
 	rows := func(list []club.Balance) []balanceRow {
 		var out []balanceRow

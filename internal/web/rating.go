@@ -142,10 +142,10 @@ func (s *Server) ratingPage(w http.ResponseWriter, r *http.Request) {
 	}
 	v.Title = p.T("rating.title")
 	if q.Scope() != club.ClubRules {
-		v.Title = p.T("rating.rules_title", ruleTitle(q.Scope()))
+		v.Title = p.T("rating.rules_title", ruleTitle(p, q.Scope()))
 	}
 	for _, id := range club.RatingScopes() {
-		v.RulesList = append(v.RulesList, ruleChoice{ID: id, Title: ruleTitle(id), Selected: id == q.Scope()})
+		v.RulesList = append(v.RulesList, ruleChoice{ID: id, Title: ruleTitle(p, id), Selected: id == q.Scope()})
 	}
 	vals.Del("page")
 	v.Query = vals.Encode()
@@ -174,9 +174,10 @@ func (s *Server) ratingPage(w http.ResponseWriter, r *http.Request) {
 // formatElo writes an Elo kept in hundredths as a whole number.
 func formatElo(h int) string { return strconv.Itoa(int(math.Round(float64(h) / 100))) }
 
-func ruleTitle(id string) string {
+// ruleTitle is a rule set's title in the page's language.
+func ruleTitle(p Page, id string) string {
 	if rs, ok := mafia.RuleSet(id); ok {
-		return rs.Title
+		return p.RulesTitle(rs)
 	}
 	return id
 }
