@@ -17,7 +17,8 @@
 //	commit(version)         the first action not yet saved is saved: it joins the confirmed game, at version
 //	t(key[, n])             a catalogue string (a plural one for the count n)
 //
-// replay, act, undo, commit and draw answer {"html": ..., "version": N, "pending": N, "refused": [i, ...], "error": "..."}.
+// replay, act, undo, commit and draw answer an object {html, version, pending, status, refused: [i, ...], error}
+// (commit without the page, which is drawn already, and with base, the confirmed game as JSON).
 package main
 
 import (
@@ -104,9 +105,30 @@ func (a *answer) draw() {
 	}
 }
 
+// reply hands the answer to the page as a JavaScript object: the page (23 KB) is copied once, not encoded as JSON
+// and decoded again.
 func reply(a answer) any {
-	b, _ := json.Marshal(a)
-	return string(b)
+	o := map[string]any{"version": a.Version, "pending": a.Pending}
+	if a.HTML != "" {
+		o["html"] = a.HTML
+	}
+	if a.Error != "" {
+		o["error"] = a.Error
+	}
+	if a.Status != "" {
+		o["status"] = a.Status
+	}
+	if a.Base != nil {
+		o["base"] = string(a.Base)
+	}
+	if len(a.Refused) > 0 {
+		r := make([]any, len(a.Refused))
+		for i, x := range a.Refused {
+			r[i] = x
+		}
+		o["refused"] = r
+	}
+	return js.ValueOf(o)
 }
 
 func errorText(err error) string { return hostview.ErrorText(cat, lang, err) }
@@ -197,7 +219,10 @@ func main() {
 			in := base.In
 			in.Record = record.Encode(base.Record)
 			a.Base, _ = json.Marshal(in)
-			a.draw()
+			a.Version, a.Pending = base.In.Version+int64(len(pending)), len(pending) // the page is drawn already
+			if a.Pending > 0 {
+				a.Status = cat.N(lang, "host.pending.n", a.Pending)
+			}
 			return reply(a)
 		}),
 	}

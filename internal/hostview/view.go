@@ -331,7 +331,7 @@ const handoutLimit = 10
 
 // RulesTitle is the rule set's title in the language (the engine's Title is English).
 func RulesTitle(cat i18n.Catalog, lang string, rs *mafia.Rules) string {
-	if key := "ruleset." + rs.ID; cat.Has(key) {
+	if key := "ruleset." + rs.ID; cat.Known(lang, key) {
 		return cat.T(lang, key)
 	}
 	return rs.Title
@@ -339,7 +339,7 @@ func RulesTitle(cat i18n.Catalog, lang string, rs *mafia.Rules) string {
 
 // RoleLetter is the role's protocol letter in the language (seed 002 §P7.4.1 gives the Russian ones).
 func RoleLetter(cat i18n.Catalog, lang string, r mafia.Role) string {
-	if key := "letter." + r.String(); cat.Has(key) {
+	if key := "letter." + r.String(); cat.Known(lang, key) {
 		return cat.T(lang, key)
 	}
 	return r.Letter()

@@ -121,3 +121,12 @@ func (c Catalog) N(lang, key string, n int, args ...any) string {
 	}
 	return fmt.Sprintf(f, append([]any{n}, args...)...)
 }
+
+// Known reports whether T finds key for lang (in lang, or in English).
+func (c Catalog) Known(lang, key string) bool {
+	if _, ok := c[lang][key]; ok {
+		return true
+	}
+	_, ok := c["en"][key]
+	return ok
+}

@@ -120,6 +120,12 @@ func (b *appBrowser) tap(what, sel string) {
 	b.t.Helper()
 	v := b.version()
 	eval[bool](b.hostBrowser, `window.__sameDocument = true`)
+	form := eval[string](b.hostBrowser, fmt.Sprintf(`(() => { const e = document.querySelector(%q); return e && e.form ? e.form.outerHTML.slice(0, 600) : (e ? e.outerHTML.slice(0, 300) : 'none'); })()`, sel))
+	b.t.Cleanup(func() {
+		if b.t.Failed() {
+			b.t.Logf("the last control tapped: %s", form)
+		}
+	})
 	b.do(what, chromedp.Click(chromedp.CSS(sel)))
 	b.until(what+" drawn", fmt.Sprintf(`+document.getElementById('game').dataset.version === %d`, v+1), 5*time.Second)
 	if !eval[bool](b.hostBrowser, `window.__sameDocument === true`) {
@@ -132,7 +138,7 @@ func (b *appBrowser) tap(what, sel string) {
 const actionAtHand = `(() => {
   const q = s => document.querySelector(s);
   const seat = b => '#' + b.closest('.seat').id + ' ' + '.seat-main[value=' + b.value + ']';
-  if (q('#bm-form')) { if (!q('#bm-form input:checked')) { q('#bm-form input').click(); } return '#act-bm'; }
+  if (q('#bm-form')) { if (!q('#bm-form .seatpick input:checked')) { q('#bm-form .seatpick input').click(); } return '#act-bm'; }
   if (q('#vote-form')) { return '#act-vote'; }
   if (q('#lift-form')) { return '#act-lift'; }
   for (const v of ['shoot', 'check', 'heal']) {
@@ -152,7 +158,7 @@ func (b *appBrowser) play(n int) {
 	for i := 0; i < n; i++ {
 		sel := eval[string](b.hostBrowser, actionAtHand)
 		if sel == "" {
-			b.t.Fatalf("no action at hand (page %s)", b.where())
+			b.t.Fatalf("no action at hand (page %s):\n%s", b.where(), eval[string](b.hostBrowser, `document.getElementById('game').innerText.slice(0, 1500)`))
 		}
 		b.tap(sel, sel)
 	}
@@ -217,7 +223,7 @@ func sameDrawing(t *testing.T, b *appBrowser) {
 	t.Helper()
 	diff := evalAsync[string](b.hostBrowser, `mafiaclubHost.engine('draw').then(text => {
 	  const t = document.createElement('template');
-	  t.innerHTML = JSON.parse(text).html;
+	  t.innerHTML = text.html;
 	  const mine = t.content.querySelector('#game'), server = document.getElementById('game').cloneNode(true);
 	  for (const root of [mine, server]) { root.querySelectorAll('input[name=key]').forEach(i => i.value = ''); root.removeAttribute('data-app'); }
 	  server.querySelectorAll('.step.active').forEach(e => e.classList.remove('active'));
@@ -435,13 +441,17 @@ func TestE2EHostAppTapTimes(t *testing.T) {
 	defer b.report()
 	b.logIn(fmt.Sprintf("/games/%d", id), club.DemoHostLogin, club.DemoHostPassword)
 	b.ready()
-	b.play(60)
-	b.until("saved", `mafiaclubHost.pending() === 0`, 20*time.Second)
-	type part struct{ Engine, Drawn, Frame float64 }
-	parts := eval[[]part](b.hostBrowser, `window.mafiaclubTapParts`)
-	var eng, drawn, frame []float64
-	for _, p := range parts {
-		eng, drawn, frame = append(eng, p.Engine), append(drawn, p.Drawn), append(frame, p.Frame)
+	// a whole game: until it has a result
+	for i := 0; i < 200 && eval[bool](b.hostBrowser, `!document.getElementById('winner')`); i++ {
+		b.play(1)
+		time.Sleep(250 * time.Millisecond) // a host's pace, at its quickest: each tap's saving is done before the next
 	}
-	t.Logf("%d taps: engine %s; page drawn %s; to the frame %s", len(parts), summarize(eng), summarize(drawn), summarize(frame))
+	b.until("saved", `mafiaclubHost.pending() === 0`, 20*time.Second)
+	type part struct{ Engine, Worker, Drawn, Frame float64 }
+	parts := eval[[]part](b.hostBrowser, `window.mafiaclubTapParts`)
+	var eng, work, drawn, frame []float64
+	for _, p := range parts {
+		eng, work, drawn, frame = append(eng, p.Engine), append(work, p.Worker), append(drawn, p.Drawn), append(frame, p.Frame)
+	}
+	t.Logf("%d taps: the engine's answer %s (of which the engine itself %s); page drawn %s; to the frame %s", len(parts), summarize(eng), summarize(work), summarize(drawn), summarize(frame))
 }

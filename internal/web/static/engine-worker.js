@@ -1,6 +1,6 @@
 // The host page's engine runs here, in a worker, so that starting it (compiling the WebAssembly module and
 // starting Go's runtime) never blocks the page. The page sends {id, fn, args}; the answer is {id, result} or
-// {id, error}. The first message starts the engine: {start: {exec, wasm, lang, catalog}}.
+// {id, error}; ms is the time the engine took. The first message starts the engine: {start: {exec, wasm, lang, catalog}}.
 'use strict';
 var ready = null;
 
@@ -29,6 +29,8 @@ self.onmessage = function (e) {
   }
   ready.then(function () {
     var f = self.mafiaEngine[m.fn];
-    self.postMessage({ id: m.id, result: f.apply(null, m.args || []) });
+    var t0 = performance.now();
+    var result = f.apply(null, m.args || []);
+    self.postMessage({ id: m.id, result: result, ms: performance.now() - t0 });
   }).catch(function (err) { self.postMessage({ id: m.id, error: String(err) }); });
 };

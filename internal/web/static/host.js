@@ -192,7 +192,7 @@
   var pendingText = '', offlineText = '';
 
   // -- the engine, in a worker: starting it never blocks the page; each call is answered in order --
-  var worker = null, calls = {}, callID = 0;
+  var worker = null, calls = {}, callID = 0, lastCallMs = 0;
   function call(fn) {
     var args = Array.prototype.slice.call(arguments, 1);
     return new Promise(function (resolve, reject) {
@@ -201,7 +201,7 @@
       worker.postMessage(fn === 'start' ? { id: id, start: args[0] } : { id: id, fn: fn, args: args });
     });
   }
-  function answer(fn) { return call.apply(null, arguments).then(function (text) { var r = JSON.parse(text); pendingText = r.status || ''; return r; }); }
+  function answer(fn) { return call.apply(null, arguments).then(function (r) { pendingText = r.status || ''; return r; }); }
   // exclusive runs one engine exchange at a time (a tap, a save's confirmation, a new game from the server), so
   // that this page's list of actions always mirrors the engine's
   var chain = Promise.resolve();
@@ -211,9 +211,11 @@
     var a = new Uint8Array(16); crypto.getRandomValues(a);
     return Array.prototype.map.call(a, function (x) { return ('0' + x.toString(16)).slice(-2); }).join('');
   }
+  var clockFormat = null; // made once: making one costs milliseconds
   function clockNow() {
     try {
-      return new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false, timeZone: host.getAttribute('data-zone') || undefined }).format(new Date());
+      clockFormat = clockFormat || new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false, timeZone: host.getAttribute('data-zone') || undefined });
+      return clockFormat.format(new Date());
     } catch (err) { return new Date().toTimeString().slice(0, 8); }
   }
 
@@ -262,7 +264,14 @@
   // little layout work: equal subtrees are kept, lists that grew get their new items appended. Form fields are
   // always taken fresh (their keys and versions change with each action, and a ticked box must not survive).
   function morph(old, fresh) {
-    if (old.isEqualNode(fresh)) { return; }
+    if (old.isEqualNode(fresh)) {
+      if (old.nodeName === 'INPUT' && old.checked !== fresh.checked) { old.checked = fresh.checked; }
+      return;
+    }
+    if (old.nodeName === 'INPUT' && fresh.nodeName === 'INPUT' && old.type === 'hidden' && fresh.type === 'hidden' && old.name === fresh.name) {
+      old.value = fresh.value; // a form's new key or version: no layout to redo
+      return;
+    }
     if (old.nodeType !== 1 || old.nodeName !== fresh.nodeName || old.id !== fresh.id || /^(INPUT|SELECT|TEXTAREA)$/.test(old.nodeName)) {
       if (old.nodeType === 3 && fresh.nodeType === 3) { old.data = fresh.data; return; }
       old.replaceWith(fresh);
@@ -334,7 +343,7 @@
     var speech = f.elements.type && f.elements.type.value === 'speech';
     return exclusive(function () {
       return (op.undo ? answer('undo') : answer('act', op.form, op.at)).then(function (r) {
-        var engineMs = performance.now() - t0;
+        var engineMs = performance.now() - t0, workerMs = lastCallMs;
         if (r.error) { say(r.error); return; }
         if (speech) { sessionStorage.setItem('autostart:' + gameId, '1'); }
         ops.push(op);
@@ -343,12 +352,12 @@
         requestAnimationFrame(function () {
           var frame = performance.now() - t0;
           marks.push(frame);
-          parts.push({ engine: engineMs, drawn: drawnMs, frame: frame });
+          parts.push({ engine: engineMs, worker: workerMs, drawn: drawnMs, frame: frame });
           performance.measure('tap-to-screen', { start: t0, end: t0 + frame });
         });
         persist().then(pump);
       });
-    });
+    }).catch(function (err) { say(String(err && err.message || err)); });
   }
 
   document.addEventListener('submit', function (e) {
@@ -422,7 +431,7 @@
       return answer('commit', version).then(function (r) {
         if (r.error) { return false; }
         ops.shift();
-        base = r.base;
+        base = JSON.parse(r.base);
         seen = Math.max(seen, version);
         status();
         return persist().then(function () { return true; });
@@ -511,6 +520,7 @@
       var c = calls[e.data.id];
       delete calls[e.data.id];
       if (!c) { return; }
+      lastCallMs = e.data.ms;
       if (e.data.error) { c.reject(new Error(e.data.error)); } else { c.resolve(e.data.result); }
     };
     return call('start', { exec: execURL, wasm: engineURL, lang: lang, catalog: '/static/i18n/' + lang + '.json' }).then(function () {
