@@ -455,3 +455,34 @@ func TestE2EHostAppTapTimes(t *testing.T) {
 	}
 	t.Logf("%d taps: the engine's answer %s (of which the engine itself %s); page drawn %s; to the frame %s", len(parts), summarize(eng), summarize(work), summarize(drawn), summarize(frame))
 }
+
+// TestE2EHostAppLoadTimes measures the host page's first load (nothing cached) and a cached load: the page shown
+// (DOMContentLoaded) and the engine ready (the figures go to docs/host-app.md; nothing is asserted on time).
+func TestE2EHostAppLoadTimes(t *testing.T) {
+	needBrowser(t)
+	site, _, id := appSite(t)
+	defer site.checkLog(t)
+	bctx, bcancel := startBrowser(t)
+	defer bcancel()
+	b := newAppBrowser(t, bctx, site.URL)
+	defer b.report()
+	b.logIn(fmt.Sprintf("/games/%d", id), club.DemoHostLogin, club.DemoHostPassword) // the first load
+	b.ready()
+	const times = `(() => { const n = performance.getEntriesByType('navigation')[0]; const r = performance.getEntriesByName('engine-ready')[0];
+	  return [n.domContentLoadedEventEnd, r ? r.startTime : -1, n.transferSize]; })()`
+	first := eval[[]float64](b.hostBrowser, times)
+	b.until("the service worker controls the page", `!!navigator.serviceWorker.controller`, 10*time.Second)
+	var cached [][]float64
+	for i := 0; i < 5; i++ {
+		b.do("reload", chromedp.Reload())
+		b.ready()
+		cached = append(cached, eval[[]float64](b.hostBrowser, times))
+	}
+	var shown, ready []float64
+	for _, c := range cached {
+		shown, ready = append(shown, c[0]), append(ready, c[1])
+	}
+	m := testEngine(t)
+	t.Logf("engine %d bytes, %d gzip; first load: page shown %.0f ms, engine ready %.0f ms; cached loads: page shown %s, engine ready %s",
+		len(m.WASM), len(m.WASMGzip), first[0], first[1], summarize(shown), summarize(ready))
+}

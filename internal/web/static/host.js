@@ -545,6 +545,7 @@
       app = true;
       status();
       host.setAttribute('data-app', 'ready');
+      performance.mark('engine-ready');
       pump();
     });
   }
