@@ -27,6 +27,17 @@ type SeatView struct {
 	LastWord         bool
 	Disciplinable    bool // a foul, warning or disqualification may be given to him now (the engine says)
 	Points           string
+	// What the seat's card offers, decided once in Build rather than in the template (its conditions and calls
+	// are reflective, and slow in the browser's WebAssembly): the forms, each with its own idempotency key, and the
+	// badges' words.
+	CanNominate, CanShoot, CanCheck, CanHeal, CanFoul, CanWarn bool
+	KeyNominate, KeyShoot, KeyCheck, KeyHeal, KeyFoul, KeyWarn string
+	FoulsText, WarningsText, ShootLabel                        string
+}
+
+// Labels are the words every seat card repeats, translated once per page.
+type Labels struct {
+	Guest, Foul, Warning, Muted, Nominated string
 }
 
 // StepView is one step of the plan.
@@ -127,6 +138,8 @@ type View struct {
 	WarningsMatter bool
 	// NewKey gives each action's form a fresh idempotency key.
 	NewKey func() string
+	// L are the words every seat card repeats.
+	L Labels
 	// Clock is the first step's time limit as the timer shows it ("1:00"), "" when it has none: the timer is drawn
 	// in place from the start, so that nothing moves when the page's script starts it.
 	Clock string
@@ -322,7 +335,42 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 	if len(v.Chrono) > 0 {
 		v.LastEvent = v.Chrono[len(v.Chrono)-1].Text
 	}
+	v.seatCards()
 	return v
+}
+
+// seatCards decides what each seat's card shows and offers, as the template did with its conditions.
+func (v *View) seatCards() {
+	v.L = Labels{Guest: v.T("new.guest"), Foul: v.T("game.foul"), Warning: v.T("game.warning"), Muted: v.T("game.muted"), Nominated: v.T("game.nominated_tag")}
+	key := func(on bool) string {
+		if on && v.NewKey != nil {
+			return v.NewKey()
+		}
+		return ""
+	}
+	for i := range v.Seats {
+		s := &v.Seats[i]
+		if s.Fouls > 0 {
+			s.FoulsText = v.N("game.fouls.n", s.Fouls)
+		}
+		if s.Warnings > 0 {
+			s.WarningsText = v.N("game.warnings.n", s.Warnings)
+		}
+		if !v.Live {
+			continue
+		}
+		s.CanNominate = v.Allowed["nominate"] && s.Alive && !s.Nominated
+		s.CanShoot = v.Allowed["shot"] && len(v.Shooters) > 0 && s.Alive
+		s.CanCheck = v.Checker != 0 && s.Alive && s.N != v.Checker
+		s.CanHeal = v.Healer != 0 && s.Alive
+		s.CanFoul = s.Disciplinable && v.Allowed["foul"]
+		s.CanWarn = s.Disciplinable && v.Allowed["warning"] && v.WarningsMatter
+		s.KeyNominate, s.KeyShoot, s.KeyCheck = key(s.CanNominate), key(s.CanShoot), key(s.CanCheck)
+		s.KeyHeal, s.KeyFoul, s.KeyWarn = key(s.CanHeal), key(s.CanFoul), key(s.CanWarn)
+		if s.CanShoot {
+			s.ShootLabel = v.T("game.shoot_all", s.N)
+		}
+	}
 }
 
 // handoutLimit is the time the host takes to show one player his role's gesture: as long as the don's and the
