@@ -93,9 +93,11 @@ func EventsFromForm(f url.Values, play *mafia.Game) ([]record.Event, error) {
 		if err == nil && (len(list) == 0 || len(list) > 3) {
 			err = formErr("name one to three seats")
 		}
-		for _, x := range list {
-			e.Targets[e.NTargets] = uint8(x)
-			e.NTargets++
+		if err == nil {
+			for _, x := range list {
+				e.Targets[e.NTargets] = uint8(x)
+				e.NTargets++
+			}
 		}
 	}
 	if err != nil {
