@@ -300,8 +300,7 @@ func TestE2EHostAppOffline(t *testing.T) {
 	b.do("reload online", chromedp.Reload())
 	b.ready()
 	sameDrawing(t, b) // day 2 or later, with the server's own times
-	var taps []float64
-	taps = eval[[]float64](b.hostBrowser, `window.mafiaclubTaps`)
+	taps := eval[[]float64](b.hostBrowser, `window.mafiaclubTaps`)
 	t.Logf("tap to screen over %d taps: %v", len(taps), summarize(taps))
 }
 
