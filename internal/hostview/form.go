@@ -54,9 +54,8 @@ func EventsFromForm(f url.Values, play *mafia.Game) ([]record.Event, error) {
 		if err != nil {
 			return nil, err
 		}
-		next := play.Next()
 		var out []record.Event
-		for _, by := range next.Actors.List() {
+		for _, by := range shooters(play).List() {
 			out = append(out, record.Event{Event: mafia.Shot(by, int(target))})
 		}
 		if len(out) == 0 {
@@ -93,9 +92,11 @@ func EventsFromForm(f url.Values, play *mafia.Game) ([]record.Event, error) {
 		if err == nil && (len(list) == 0 || len(list) > 3) {
 			err = formErr("name one to three seats")
 		}
-		for _, x := range list {
-			e.Targets[e.NTargets] = uint8(x)
-			e.NTargets++
+		if err == nil {
+			for _, x := range list {
+				e.Targets[e.NTargets] = uint8(x)
+				e.NTargets++
+			}
 		}
 	}
 	if err != nil {
@@ -112,4 +113,27 @@ func EventsFromForm(f url.Values, play *mafia.Game) ([]record.Event, error) {
 		return nil, formErr("give the reason")
 	}
 	return []record.Event{e}, nil
+}
+
+// shooters are the black players who have not shot yet tonight. The engine names them as the actors only while
+// the shooting is the night's current step; once they have all shot the actors are the next step's (the don who
+// checks), and in a night whose order wakes the doctor or a checker first nobody has shot yet.
+func shooters(play *mafia.Game) mafia.Seats {
+	next := play.Next()
+	for i := 0; i < next.N; i++ {
+		if next.Steps[i].Step != mafia.StepShooting {
+			continue
+		}
+		if i == 0 {
+			return next.Actors
+		}
+		var all mafia.Seats
+		for _, s := range play.Alive().List() {
+			if play.Role(s).Team() == mafia.Black {
+				all = all.Add(s)
+			}
+		}
+		return all
+	}
+	return 0
 }

@@ -12,6 +12,7 @@ import (
 	"compress/gzip"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -40,6 +41,9 @@ func New(wasm, execJS []byte) (*Module, error) {
 	w.Write(wasm)
 	w.Close()
 	h := sha256.New()
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(len(wasm))) // where the engine ends and the loader begins
+	h.Write(n[:])
 	h.Write(wasm)
 	h.Write(execJS)
 	return &Module{WASM: wasm, WASMGzip: z.Bytes(), Exec: execJS, Hash: hex.EncodeToString(h.Sum(nil))[:16]}, nil

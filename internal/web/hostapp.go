@@ -81,9 +81,13 @@ func (s *Server) catalogFile(w http.ResponseWriter, r *http.Request) {
 	etag := `"` + tag + `"`
 	w.Header().Set("ETag", etag)
 	w.Header().Set("Cache-Control", "no-cache")
-	if r.Header.Get("If-None-Match") == etag {
-		w.WriteHeader(http.StatusNotModified)
-		return
+	// a weak comparison: compress marks the tag of the gzipped answer weak (W/"..."), and that is the tag a
+	// browser sends back
+	for _, t := range strings.Split(r.Header.Get("If-None-Match"), ",") {
+		if strings.TrimPrefix(strings.TrimSpace(t), "W/") == etag {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(b)
