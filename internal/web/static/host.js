@@ -456,7 +456,16 @@
           });
         }
         if (res.status === 409) {
-          return fetchState().then(function (fresh) { return openConflict(fresh).then(function () { return false; }); });
+          return fetchState().then(function (fresh) {
+            // an undo carries no key on the server: if the game is exactly this one with its last event taken back,
+            // a version later, it was this undo, whose first answer was lost
+            var had = ((base.record || {}).events || []).length, now = ((fresh.record || {}).events || []).length;
+            if (op.undo && fresh.version === version + 1 && now === had - 1) {
+              if (ops[0] === op) { ops.shift(); }
+              return rebase(fresh, true).then(function () { return true; });
+            }
+            return openConflict(fresh).then(function () { return false; });
+          });
         }
         if (res.status === 400 || res.status === 422) {
           // the server refused this action; the others wait on the game as the server has it
