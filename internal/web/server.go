@@ -57,6 +57,7 @@ type Server struct {
 
 	pages   map[string]*template.Template
 	engine  atomic.Pointer[wasmengine.Module]
+	tables  tableCache // drawn rating tables of the rating's current version
 	metrics *metrics
 	feeds   *feeds
 	streams chan struct{} // closed when the server shuts down: live streams end
