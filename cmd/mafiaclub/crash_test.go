@@ -197,7 +197,13 @@ func startServer(t *testing.T, bin, data string) *server {
 // for its "listening on" line; a server the test leaves running is killed at its end.
 func startServerArgs(t *testing.T, bin string, flags ...string) *server {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve", "-addr", "127.0.0.1:0", "-cookie-secure", "never"}, flags...)...)
+	engine := []string{"-engine", "off"} // a process test needs no engine in the browser, unless it asks for one
+	for _, f := range flags {
+		if f == "-engine" {
+			engine = nil
+		}
+	}
+	cmd := exec.Command(bin, append(append([]string{"serve", "-addr", "127.0.0.1:0", "-cookie-secure", "never"}, engine...), flags...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
