@@ -46,8 +46,16 @@ func appSite(t *testing.T) (*e2eSite, *club.User, int64) {
 	t.Helper()
 	m := testEngine(t)
 	site := startSite(t, time.UTC, func(s *web.Server) { s.SetEngine(m) })
+	host, id := site.guestGame(t)
+	return site, host, id
+}
+
+// guestGame starts a live fiim-2025-club game of ten guests (roles tenRoles) as the demo host, through the club's
+// services; it returns the host and the game's id.
+func (s *e2eSite) guestGame(t *testing.T) (*club.User, int64) {
+	t.Helper()
 	ctx := context.Background()
-	svc := site.Site.Services()
+	svc := s.Site.Services()
 	host, _, err := svc.Accounts.Login(ctx, club.Credentials{Login: club.DemoHostLogin, Password: club.DemoHostPassword, Addr: "127.0.0.1"})
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +68,7 @@ func appSite(t *testing.T) (*e2eSite, *club.User, int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return site, host, g.ID
+	return host, g.ID
 }
 
 // appBrowser drives the table app in one tab.
@@ -217,6 +225,53 @@ func sameGame(t *testing.T, b *appBrowser, st *club.State) {
 	}
 }
 
+// appTest is a browser test of the table app: the site with a live game, and a browser (stopped after 3 minutes
+// at most). The site's log is checked when the test ends, after the browser is gone.
+type appTest struct {
+	t    *testing.T
+	site *e2eSite
+	host *club.User
+	id   int64
+	ctx  context.Context
+}
+
+func startAppTest(t *testing.T) *appTest {
+	t.Helper()
+	needBrowser(t)
+	site, host, id := appSite(t)
+	t.Cleanup(func() { site.checkLog(t) })
+	bctx, bcancel := startBrowser(t)
+	t.Cleanup(bcancel)
+	deadline := time.AfterFunc(3*time.Minute, bcancel)
+	t.Cleanup(func() { deadline.Stop() })
+	return &appTest{t: t, site: site, host: host, id: id, ctx: bctx}
+}
+
+// open opens the game's host page as the demo host in the browser's first tab and waits for the engine; expected
+// are failed loads the test expects.
+func (a *appTest) open(expected ...string) *appBrowser { return a.openIn(a.ctx, expected...) }
+
+// openIn is open in a tab of ctx.
+func (a *appTest) openIn(ctx context.Context, expected ...string) *appBrowser {
+	a.t.Helper()
+	b := newAppBrowser(a.t, ctx, a.site.URL)
+	b.expected = append(b.expected, expected...)
+	a.t.Cleanup(b.report)
+	b.logIn(fmt.Sprintf("/games/%d", a.id), club.DemoHostLogin, club.DemoHostPassword)
+	b.ready()
+	return b
+}
+
+// device is a second browser context (another phone: no cookies of the first) with the host page open.
+func (a *appTest) device() *appBrowser {
+	ctx, cancel := chromedp.NewContext(a.ctx, chromedp.WithNewBrowserContext())
+	a.t.Cleanup(cancel)
+	return a.openIn(ctx)
+}
+
+// server is the game as the server stores it.
+func (a *appTest) server() *club.State { return serverRecord(a.t, a.site, a.host, a.id) }
+
 // sameDrawing checks that the engine in the browser draws the page exactly as the server drew it (the forms' fresh
 // idempotency keys aside): one view, not two.
 func sameDrawing(t *testing.T, b *appBrowser) {
@@ -241,18 +296,8 @@ func sameDrawing(t *testing.T, b *appBrowser) {
 // TestE2EHostAppOffline: a host plays with the network cut in the middle (and reloads the page there), then it
 // comes back; the server ends with every action exactly once, in order, and the same game as the page.
 func TestE2EHostAppOffline(t *testing.T) {
-	needBrowser(t)
-	site, host, id := appSite(t)
-	defer site.checkLog(t)
-	bctx, bcancel := startBrowser(t)
-	defer bcancel()
-	deadline := time.AfterFunc(3*time.Minute, func() { bcancel() })
-	defer deadline.Stop()
-
-	b := newAppBrowser(t, bctx, site.URL)
-	defer b.report()
-	b.logIn(fmt.Sprintf("/games/%d", id), club.DemoHostLogin, club.DemoHostPassword)
-	b.ready()
+	a := startAppTest(t)
+	b := a.open()
 	sameDrawing(t, b)
 	b.until("the service worker controls the page", `!!navigator.serviceWorker.controller || (location.reload(), false)`, 15*time.Second)
 	b.ready()
@@ -260,7 +305,7 @@ func TestE2EHostAppOffline(t *testing.T) {
 
 	b.play(6)
 	b.until("online actions saved", `mafiaclubHost.pending() === 0`, 10*time.Second)
-	if v := serverRecord(t, site, host, id).Game.Version; v != 6 {
+	if v := a.server().Game.Version; v != 6 {
 		t.Fatalf("server version %d after 6 online actions", v)
 	}
 
@@ -272,7 +317,7 @@ func TestE2EHostAppOffline(t *testing.T) {
 	if txt := b.text("#sync"); txt == "" {
 		t.Fatal("the page does not say that actions are not yet saved")
 	}
-	if v := serverRecord(t, site, host, id).Game.Version; v != 6 {
+	if v := a.server().Game.Version; v != 6 {
 		t.Fatalf("the server has version %d while the network is down", v)
 	}
 
@@ -292,7 +337,7 @@ func TestE2EHostAppOffline(t *testing.T) {
 	b.play(6)
 	b.until("every action saved", `mafiaclubHost.pending() === 0`, 10*time.Second)
 
-	st := serverRecord(t, site, host, id)
+	st := a.server()
 	if st.Game.Version != 30 {
 		t.Fatalf("the server has version %d, want 30 (each action once)", st.Game.Version)
 	}
@@ -305,25 +350,9 @@ func TestE2EHostAppOffline(t *testing.T) {
 // TestE2EHostAppFollower: a second device on the same game follows 30 changes of the first from the live stream,
 // drawing each, and never posts anything.
 func TestE2EHostAppFollower(t *testing.T) {
-	needBrowser(t)
-	site, host, id := appSite(t)
-	defer site.checkLog(t)
-	bctx, bcancel := startBrowser(t)
-	defer bcancel()
-	deadline := time.AfterFunc(3*time.Minute, func() { bcancel() })
-	defer deadline.Stop()
-
-	a := newAppBrowser(t, bctx, site.URL)
-	defer a.report()
-	a.logIn(fmt.Sprintf("/games/%d", id), club.DemoHostLogin, club.DemoHostPassword)
-	a.ready()
-
-	fctx, fcancel := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
-	defer fcancel()
-	f := newAppBrowser(t, fctx, site.URL)
-	defer f.report()
-	f.logIn(fmt.Sprintf("/games/%d", id), club.DemoHostLogin, club.DemoHostPassword)
-	f.ready()
+	at := startAppTest(t)
+	a := at.open()
+	f := at.device()
 	eval[bool](f.hostBrowser, `window.__sameDocument = true`)
 	before := f.posts.Load()
 
@@ -344,31 +373,15 @@ func TestE2EHostAppFollower(t *testing.T) {
 	if alert := eval[string](f.hostBrowser, `(document.querySelector('[role=alert]:not([hidden])') || {}).textContent || ''`); alert != "" {
 		t.Fatalf("the follower shows %q", alert)
 	}
-	sameGame(t, f, serverRecord(t, site, host, id))
+	sameGame(t, f, at.server())
 }
 
 // TestE2EHostAppConflict: one device acts offline while another moves the game on; when the first comes back,
 // the server refuses its actions, the page says so and offers both choices: drop them, or re-apply them on top.
 func TestE2EHostAppConflict(t *testing.T) {
-	needBrowser(t)
-	site, host, id := appSite(t)
-	defer site.checkLog(t)
-	bctx, bcancel := startBrowser(t)
-	defer bcancel()
-	deadline := time.AfterFunc(3*time.Minute, func() { bcancel() })
-	defer deadline.Stop()
-
-	a := newAppBrowser(t, bctx, site.URL)
-	a.expected = append(a.expected, fmt.Sprintf("409 /games/%d/act", id), "409 (Conflict)")
-	defer a.report()
-	a.logIn(fmt.Sprintf("/games/%d", id), club.DemoHostLogin, club.DemoHostPassword)
-	a.ready()
-	octx, ocancel := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
-	defer ocancel()
-	o := newAppBrowser(t, octx, site.URL)
-	defer o.report()
-	o.logIn(fmt.Sprintf("/games/%d", id), club.DemoHostLogin, club.DemoHostPassword)
-	o.ready()
+	at := startAppTest(t)
+	a := at.open(fmt.Sprintf("409 /games/%d/act", at.id), "409 (Conflict)")
+	o := at.device()
 
 	a.play(3) // day 1, the first speeches
 	a.until("saved", `mafiaclubHost.pending() === 0`, 10*time.Second)
@@ -381,7 +394,7 @@ func TestE2EHostAppConflict(t *testing.T) {
 	o.until("saved", `mafiaclubHost.pending() === 0`, 10*time.Second)
 	a.offline(false)
 	a.until("the conflict is shown", `mafiaclubHost.conflict() && !document.getElementById('conflict').hidden`, 20*time.Second)
-	if v := serverRecord(t, site, host, id).Game.Version; v != 4 {
+	if v := at.server().Game.Version; v != 4 {
 		t.Fatalf("server version %d: the refused action was recorded", v)
 	}
 	a.do("drop", chromedp.Click(chromedp.CSS("#conflict-drop")))
@@ -392,7 +405,7 @@ func TestE2EHostAppConflict(t *testing.T) {
 	if a.count("#seat-5 .fouls") != 0 {
 		t.Fatal("after the drop the page still shows the dropped foul")
 	}
-	sameGame(t, a, serverRecord(t, site, host, id))
+	sameGame(t, a, at.server())
 
 	// 2. re-apply: the offline device's foul goes on top of the other device's action
 	a.offline(true)
@@ -403,7 +416,7 @@ func TestE2EHostAppConflict(t *testing.T) {
 	a.until("the conflict is shown", `mafiaclubHost.conflict() && !document.getElementById('conflict').hidden`, 20*time.Second)
 	a.do("re-apply", chromedp.Click(chromedp.CSS("#conflict-reapply")))
 	a.until("re-applied and saved", `!mafiaclubHost.conflict() && mafiaclubHost.pending() === 0 && mafiaclubHost.version() === 6`, 10*time.Second)
-	st := serverRecord(t, site, host, id)
+	st := at.server()
 	last := st.Record.Events[len(st.Record.Events)-2:]
 	if last[0].Seat != 6 || last[1].Seat != 5 {
 		t.Fatalf("the last two events are on #%d and #%d, want the other device's #6 and then the re-applied #5", last[0].Seat, last[1].Seat)
@@ -429,15 +442,7 @@ func summarize(ms []float64) string {
 // TestE2EHostAppTapTimes measures tap to updated screen over a whole game's worth of actions (the figures go to
 // docs/host-app.md; nothing is asserted on time).
 func TestE2EHostAppTapTimes(t *testing.T) {
-	needBrowser(t)
-	site, _, id := appSite(t)
-	defer site.checkLog(t)
-	bctx, bcancel := startBrowser(t)
-	defer bcancel()
-	b := newAppBrowser(t, bctx, site.URL)
-	defer b.report()
-	b.logIn(fmt.Sprintf("/games/%d", id), club.DemoHostLogin, club.DemoHostPassword)
-	b.ready()
+	b := startAppTest(t).open()
 	// a whole game: until it has a result
 	for i := 0; i < 200 && eval[bool](b.hostBrowser, `!document.getElementById('winner')`); i++ {
 		b.play(1)
@@ -456,15 +461,7 @@ func TestE2EHostAppTapTimes(t *testing.T) {
 // TestE2EHostAppLoadTimes measures the host page's first load (nothing cached) and a cached load: the page shown
 // (DOMContentLoaded) and the engine ready (the figures go to docs/host-app.md; nothing is asserted on time).
 func TestE2EHostAppLoadTimes(t *testing.T) {
-	needBrowser(t)
-	site, _, id := appSite(t)
-	defer site.checkLog(t)
-	bctx, bcancel := startBrowser(t)
-	defer bcancel()
-	b := newAppBrowser(t, bctx, site.URL)
-	defer b.report()
-	b.logIn(fmt.Sprintf("/games/%d", id), club.DemoHostLogin, club.DemoHostPassword) // the first load
-	b.ready()
+	b := startAppTest(t).open() // the first load
 	const times = `(() => { const n = performance.getEntriesByType('navigation')[0]; const r = performance.getEntriesByName('engine-ready')[0];
 	  return [n.domContentLoadedEventEnd, r ? r.startTime : -1, n.transferSize]; })()`
 	first := eval[[]float64](b.hostBrowser, times)

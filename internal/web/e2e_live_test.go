@@ -25,25 +25,12 @@ func TestE2ESpectator(t *testing.T) {
 	deadline := time.AfterFunc(90*time.Second, func() { bcancel() })
 	defer deadline.Stop()
 
-	ctx := context.Background()
-	svc := site.Site.Services()
-	host, _, err := svc.Accounts.Login(ctx, club.Credentials{Login: club.DemoHostLogin, Password: club.DemoHostPassword, Addr: "127.0.0.1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ng := club.NewGame{Rules: "fiim-2025-club"}
-	for i, r := range tenRoles {
-		ng.Seats = append(ng.Seats, club.NewSeat{Name: fmt.Sprintf("Guest %d", i+1), Role: r, Guest: true})
-	}
-	g, err := svc.Games.Start(ctx, host, ng)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, gameID := site.guestGame(t)
 
 	b := &hostBrowser{t: t, ctx: bctx, base: site.URL}
 	b.watch()
 	defer b.report()
-	b.logIn(fmt.Sprintf("/games/%d", g.ID), club.DemoHostLogin, club.DemoHostPassword)
+	b.logIn(fmt.Sprintf("/games/%d", gameID), club.DemoHostLogin, club.DemoHostPassword)
 
 	// the spectator: a second browser context (no cookies of the host's), on the game's live page
 	sctx, scancel := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
@@ -51,7 +38,7 @@ func TestE2ESpectator(t *testing.T) {
 	spec := &hostBrowser{t: t, ctx: sctx, base: site.URL}
 	spec.watch()
 	defer spec.report()
-	spec.do("open the live page", chromedp.Navigate(fmt.Sprintf("%s/live/%d", site.URL, g.ID)), chromedp.WaitVisible(chromedp.CSS("#live-view .lseats")))
+	spec.do("open the live page", chromedp.Navigate(fmt.Sprintf("%s/live/%d", site.URL, gameID)), chromedp.WaitVisible(chromedp.CSS("#live-view .lseats")))
 	eval[bool](spec, `window.__loaded = true`)
 	// shows waits until the spectator's view holds text (the page itself is never reloaded)
 	shows := func(what, text string) {
