@@ -180,6 +180,12 @@
   // ---- the table app ----
 
   var engineURL = host.getAttribute('data-engine'), execURL = host.getAttribute('data-exec');
+  if (!input.live && window.indexedDB) {
+    // a saved game needs nothing kept on this device (its record holds the roles): forget it
+    var del = indexedDB.open('mafiaclub', 1);
+    del.onupgradeneeded = function () { del.result.createObjectStore('games', { keyPath: 'game' }); };
+    del.onsuccess = function () { try { del.result.transaction('games', 'readwrite').objectStore('games').delete(gameId); } catch (err) { /* nothing kept */ } };
+  }
   if (!input.live || !engineURL || !window.WebAssembly || !window.indexedDB || !window.fetch || !window.Worker) { return; }
 
   var marks = window.mafiaclubTaps = []; // tap-to-screen times in ms, read by the measurements
