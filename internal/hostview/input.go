@@ -7,7 +7,6 @@ package hostview
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"mafiaclub/mafia"
 	"mafiaclub/mafia/record"
@@ -84,7 +83,7 @@ func (st *State) Apply(events []record.Event, at string) (*State, error) {
 // Undo removes the last event, as the server's undo does.
 func (st *State) Undo() (*State, error) {
 	if len(st.Record.Events) == 0 {
-		return st, fmt.Errorf("there is nothing to undo")
+		return st, formErr("there is nothing to undo") // the catalogue has its words
 	}
 	rec := *st.Record
 	rec.Events = rec.Events[:len(rec.Events)-1]
