@@ -108,18 +108,18 @@ func (s *Server) writeRecord(w http.ResponseWriter, st *club.State) {
 func (s *Server) gameAct(w http.ResponseWriter, r *http.Request) {
 	id, err := gameID(r)
 	if err != nil {
-		s.fail(w, r, err)
+		s.failAction(w, r, err)
 		return
 	}
 	version, err := formVersion(r)
 	if err != nil {
-		s.fail(w, r, err)
+		s.failAction(w, r, err)
 		return
 	}
 	u := currentUser(r)
 	st, err := s.svc.Games.Load(r.Context(), u, id)
 	if err != nil {
-		s.fail(w, r, err)
+		s.failAction(w, r, err)
 		return
 	}
 	events, err := eventsFromForm(r, st)
@@ -132,6 +132,15 @@ func (s *Server) gameAct(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.afterChange(w, r, st, version)(s.svc.Games.ActOnce(r.Context(), u, st, version, r.PostFormValue("key"), events))
+}
+
+// failAction answers a refused action: as JSON to the host page's script, as a page to a browser without it.
+func (s *Server) failAction(w http.ResponseWriter, r *http.Request, err error) {
+	if wantsJSON(r) {
+		s.answerJSON(w, r, nil, err)
+		return
+	}
+	s.fail(w, r, err)
 }
 
 // sanctionHint tells the host, after a refused second hand in one round, what the rule set gives for voting
@@ -183,17 +192,17 @@ func (s *Server) afterChange(w http.ResponseWriter, r *http.Request, old *club.S
 func (s *Server) gameUndo(w http.ResponseWriter, r *http.Request) {
 	id, err := gameID(r)
 	if err != nil {
-		s.fail(w, r, err)
+		s.failAction(w, r, err)
 		return
 	}
 	version, err := formVersion(r)
 	if err != nil {
-		s.fail(w, r, err)
+		s.failAction(w, r, err)
 		return
 	}
 	u := currentUser(r)
 	if r.PostFormValue("confirm") != "yes" {
-		s.fail(w, r, club.Errorf(club.Invalid, "confirm the undo"))
+		s.failAction(w, r, club.Errorf(club.Invalid, "confirm the undo"))
 		return
 	}
 	s.afterChange(w, r, nil, version)(s.svc.Games.Undo(r.Context(), u, id, version))

@@ -419,3 +419,22 @@ func TestContentSecurityPolicyAllowsTheEngine(t *testing.T) {
 		}
 	}
 }
+
+// TestActionWithoutVersionAnsweredInJSON: the script reads every refusal as JSON, also a form without a version.
+func TestActionWithoutVersionAnsweredInJSON(t *testing.T) {
+	h := newHarness(t)
+	host := h.login("host", "demo-host")
+	id := h.newGame(host, "fiim-2025-club", tenRoles, nil)
+	req, _ := http.NewRequest("POST", fmt.Sprintf("%s/games/%d/act", h.srv.URL, id), strings.NewReader("type=day&key=k-0000000001"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	res, err := host.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var a struct{ Error, Code string }
+	if err := json.NewDecoder(res.Body).Decode(&a); err != nil || res.StatusCode != http.StatusBadRequest || a.Code != "invalid" || a.Error == "" {
+		t.Fatalf("%d %+v %v", res.StatusCode, a, err)
+	}
+}
