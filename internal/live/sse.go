@@ -55,16 +55,26 @@ type Client struct {
 }
 
 // Publish makes f the current frame and queues it for every client; a client whose queue is full is dropped.
-func (t *Topic) Publish(f *Frame) {
+func (t *Topic) Publish(f *Frame) { t.PublishDelta(f, nil) }
+
+// PublishDelta makes f the current frame and queues delta (the change from the current frame to f; f itself when
+// nil) for every client: every client holds the current frame, since it was sent each frame in order from its
+// join (which sends it the whole current frame). A client whose queue is full is dropped (it reconnects and is
+// sent the whole frame).
+func (t *Topic) PublishDelta(f, delta *Frame) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.cur != nil && t.cur.ID == f.ID {
 		return
 	}
+	send := f
+	if delta != nil && t.cur != nil {
+		send = delta
+	}
 	t.cur = f
 	for c := range t.clients {
 		select {
-		case c.ch <- f:
+		case c.ch <- send:
 		default:
 			delete(t.clients, c)
 			close(c.gone)

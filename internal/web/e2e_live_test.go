@@ -90,4 +90,8 @@ func TestE2ESpectator(t *testing.T) {
 	if strings.Contains(eval[string](spec, `document.body.innerText`), "shot") {
 		t.Error("the spectator's page names a shot before the end")
 	}
+	// after the first frame, the stream sent only the changed lines, and the page applied them
+	if n := eval[int](spec, `+(document.getElementById('live-view').getAttribute('data-deltas') || 0)`); n < 5 {
+		t.Errorf("the spectator's page applied %d deltas", n)
+	}
 }

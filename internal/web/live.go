@@ -329,8 +329,9 @@ func (s *Server) fragment(k liveKind, data any) []byte {
 	if err := s.pages["live"].ExecuteTemplate(&b, name, data); err != nil {
 		s.Log.Error("render", "fragment", name, "err", err)
 	}
-	// one line: a frame goes to every spectator, so the template's indentation is not sent thousands of times
-	return lineBreaks.ReplaceAll(b.Bytes(), []byte(" "))
+	// no indentation: a frame goes to every spectator, so the template's is not sent thousands of times; the lines
+	// stay, since a delta (live.NewDelta) sends only the lines that changed
+	return lineBreaks.ReplaceAll(bytes.TrimSpace(b.Bytes()), []byte("\n"))
 }
 
 var lineBreaks = regexp.MustCompile(`\s*\n\s*`)

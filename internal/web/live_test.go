@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"mafiaclub/internal/club"
+	"mafiaclub/internal/live"
 	"mafiaclub/internal/sqlstore"
 	"mafiaclub/internal/web"
 )
@@ -82,7 +83,8 @@ type sseFrame struct {
 	ID, Event, Data string
 }
 
-// openSSE opens a stream; lastID, when not "", is sent as Last-Event-ID.
+// openSSE opens a stream; lastID, when not "", is sent as Last-Event-ID. Delta frames are applied to the view the
+// client holds, as the live pages' script does, and handed on as the whole view.
 func openSSE(t *testing.T, base, path, lastID string) *sseClient {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -107,12 +109,26 @@ func openSSE(t *testing.T, base, path, lastID string) *sseClient {
 		sc.Buffer(make([]byte, 1<<20), 1<<22)
 		var f sseFrame
 		var data []string
+		var held []string // the view held, as a browser holds it: a delta frame is applied to it
+		heldID := ""
 		for sc.Scan() {
 			line := sc.Text()
 			switch {
 			case line == "":
 				if f.Event != "" {
 					f.Data = strings.Join(data, "\n")
+					switch f.Event {
+					case "view":
+						held, heldID = live.Lines([]byte(f.Data)), f.ID
+					case "delta":
+						base, next, ok := live.ApplyDelta(held, []byte(f.Data))
+						if !ok || base != heldID {
+							f.Event = "bad delta for " + base + " on " + heldID // the test reports the frame
+						} else {
+							held, heldID = next, f.ID
+							f.Event, f.Data = "view", strings.Join(next, "\n")
+						}
+					}
 					c.frames <- f
 				}
 				f, data = sseFrame{}, nil

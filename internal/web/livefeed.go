@@ -35,12 +35,13 @@ type feed struct {
 
 	mu     sync.Mutex
 	topics map[liveKind]*live.Topic
-	game   *club.LiveGame  // the game's current view (a game's feed)
-	list   []club.LiveGame // the list's (the list's feed)
-	ckey   string          // the current view's key
-	due    time.Time       // when the broadcast's view changes by itself
-	timer  *time.Timer     // fires at due
-	poke   chan struct{}   // the timer's signal
+	game   *club.LiveGame        // the game's current view (a game's feed)
+	list   []club.LiveGame       // the list's (the list's feed)
+	ckey   string                // the current view's key
+	lines  map[liveKind][]string // the current view of each topic, in lines: what its next delta is made from
+	due    time.Time             // when the broadcast's view changes by itself
+	timer  *time.Timer           // fires at due
+	poke   chan struct{}         // the timer's signal
 	unsub  func()
 	change <-chan int64
 }
@@ -146,9 +147,16 @@ func (fs *feeds) refresh(ctx context.Context, f *feed) error {
 	if key == f.ckey {
 		return nil
 	}
+	prev := f.ckey
 	f.game, f.list, f.ckey = game, list, key
 	for k, t := range f.topics {
-		t.Publish(fs.frame(f, k))
+		old := f.lines[k]
+		full := fs.frame(f, k) // and f.lines[k] is the new view's
+		var delta *live.Frame
+		if old != nil && prev != "" {
+			delta = live.NewDelta(key, prev, old, f.lines[k])
+		}
+		t.PublishDelta(full, delta)
 	}
 	return nil
 }
@@ -162,5 +170,9 @@ func (fs *feeds) frame(f *feed, k liveKind) *live.Frame {
 	} else {
 		data = fs.s.fragment(k, fs.s.liveGameView(p, f.game, k))
 	}
+	if f.lines == nil {
+		f.lines = map[liveKind][]string{}
+	}
+	f.lines[k] = live.Lines(data) // what the next delta of this view is made from
 	return live.NewFrame(f.ckey, "view", data)
 }

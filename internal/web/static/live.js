@@ -1,5 +1,6 @@
 // mafiaclub's live pages: the view follows the game through one server-sent event stream (the browser resumes it
-// with Last-Event-ID after a cut), and the running step's timer counts down. Without script the page still shows
+// with Last-Event-ID after a cut; a frame is the whole view or only its changed lines), and the running step's
+// timer counts down. Without script the page still shows
 // the game as it was when loaded.
 (function () {
   'use strict';
@@ -21,12 +22,36 @@
 
   var url = view.getAttribute('data-events');
   if (!url || !window.EventSource) { return; }
-  var es = new EventSource(url);
-  window.mafiaclubLive = es;
-  es.addEventListener('view', function (ev) {
-    view.innerHTML = ev.data;
+  // The stream sends the whole view ("view") when a client joins or comes back out of step, and then only the
+  // lines that changed ("delta", applied to the view held: its base). The page drawn by the server is not held as
+  // lines, so the stream is opened without its frame id: its first frame is the whole view.
+  var lines = null, held = '', es = null;
+  function show(text) {
+    view.innerHTML = text;
     view.setAttribute('data-updated', String(Date.now()));
     tick();
-  });
+  }
+  function open() {
+    es = new EventSource(url.replace(/([?&])last=[^&]*&?/, '$1').replace(/[?&]$/, ''));
+    window.mafiaclubLive = es;
+    es.addEventListener('view', function (ev) {
+      lines = ev.data.split('\n'); held = ev.lastEventId;
+      show(ev.data);
+    });
+    es.addEventListener('delta', function (ev) {
+      var d = JSON.parse(ev.data), out = [], at = 0;
+      if (!lines || d.base !== held) { es.close(); lines = null; open(); return; } // out of step: the whole view again
+      for (var i = 0; i < d.ops.length; i++) {
+        var op = d.ops[i];
+        if (op[0] === 'k') { out = out.concat(lines.slice(at, at + op[1])); at += op[1]; }
+        else if (op[0] === 'd') { at += op[1]; }
+        else { out = out.concat(op[1]); }
+      }
+      lines = out; held = ev.lastEventId;
+      show(lines.join('\n'));
+      view.setAttribute('data-deltas', String(+(view.getAttribute('data-deltas') || 0) + 1));
+    });
+  }
+  open();
   window.addEventListener('pagehide', function () { es.close(); });
 })();
