@@ -1,6 +1,7 @@
 package live
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 )
@@ -22,8 +23,11 @@ type deltaData struct {
 // NewDelta makes the frame that turns the view old (the frame base) into new (the frame id). It returns nil when a
 // delta would not be smaller than the whole view.
 func NewDelta(id, base string, old, new []string) *Frame {
-	d := deltaData{Base: base, Ops: diffLines(old, new)}
-	b, _ := json.Marshal(d)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // the view's markup as it is: "<" is one byte, not six
+	enc.Encode(deltaData{Base: base, Ops: diffLines(old, new)})
+	b := bytes.TrimSpace(buf.Bytes())
 	size := 0
 	for _, l := range new {
 		size += len(l) + 1

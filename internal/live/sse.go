@@ -169,6 +169,9 @@ func (s Stream) Serve(w http.ResponseWriter, r *http.Request, t *Topic, lastID s
 			if !write(f.wire) {
 				return
 			}
+			// a stream that has just been written to needs no heartbeat: heartbeats go only to idle streams, so
+			// that 5,000 of them do not fall due together in the middle of a frame's fan-out
+			tick.Reset(s.Heartbeat)
 		case <-tick.C:
 			if !write([]byte(": heartbeat\n\n")) {
 				return
