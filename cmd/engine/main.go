@@ -23,6 +23,7 @@ package main
 
 import (
 	"encoding/hex"
+	"fmt"
 	"encoding/json"
 	"math/rand/v2"
 	"net/url"
@@ -70,8 +71,14 @@ func newKey() string {
 	return hex.EncodeToString(b[:])
 }
 
-// apply applies one action on top of st.
-func apply(st *hostview.State, o op) (*hostview.State, error) {
+// apply applies one action on top of st. A panic (a bug) is an error, not the end of the program: the page would
+// lose its engine until it is reloaded.
+func apply(st *hostview.State, o op) (next *hostview.State, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			next, err = st, fmt.Errorf("the engine failed: %v", r)
+		}
+	}()
 	if o.Undo {
 		return st.Undo()
 	}
@@ -90,6 +97,11 @@ func (a *answer) draw() {
 	if current == nil {
 		return
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			a.HTML, a.Error = "", fmt.Sprintf("the engine failed: %v", r)
+		}
+	}()
 	st := *current
 	st.In.Version = base.In.Version + int64(len(pending))
 	var b strings.Builder
