@@ -23,8 +23,8 @@ package main
 
 import (
 	"encoding/hex"
-	"fmt"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"net/url"
 	"strings"
