@@ -254,6 +254,18 @@ func (g *Game) Role(s int) Role { return g.role[clampSeat(s)] }
 // Alive returns the seats still at the table.
 func (g *Game) Alive() Seats { return g.alive }
 
+// Shooters returns the living black players who have not shot tonight: those who may still shoot, whichever step
+// of the night is current (nobody by day or on the first night, R42).
+func (g *Game) Shooters() Seats {
+	if g.phase != PhaseNight || g.num == 1 {
+		return 0
+	}
+	return g.alive & g.black &^ g.shotBy
+}
+
+// ShotTwice returns the black players who shot more than once tonight: the night's shot is then a miss (R43).
+func (g *Game) ShotTwice() Seats { return g.shotTwice }
+
 // Out returns how and when seat s left; How is NotOut while he plays.
 func (g *Game) Out(s int) Out { return g.out[clampSeat(s)] }
 

@@ -23,7 +23,7 @@ func formErr(format string, args ...any) error { return &FormError{Format: forma
 
 // EventsFromForm turns the host's action form into record events. It only reads the form; whether the rules allow
 // the events is the engine's answer. "shoot_all" (all at seat N in one tap) is one shot by each black player who
-// has not shot yet, as the engine lists them in play's state.
+// has not shot yet, as the engine lists them (Game.Shooters).
 func EventsFromForm(f url.Values, play *mafia.Game) ([]record.Event, error) {
 	n := play.Players()
 	seat := func(name string) (uint8, error) {
@@ -55,7 +55,7 @@ func EventsFromForm(f url.Values, play *mafia.Game) ([]record.Event, error) {
 			return nil, err
 		}
 		var out []record.Event
-		for _, by := range shooters(play).List() {
+		for _, by := range play.Shooters().List() {
 			out = append(out, record.Event{Event: mafia.Shot(by, int(target))})
 		}
 		if len(out) == 0 {
@@ -115,25 +115,3 @@ func EventsFromForm(f url.Values, play *mafia.Game) ([]record.Event, error) {
 	return []record.Event{e}, nil
 }
 
-// shooters are the black players who have not shot yet tonight. The engine names them as the actors only while
-// the shooting is the night's current step; once they have all shot the actors are the next step's (the don who
-// checks), and in a night whose order wakes the doctor or a checker first nobody has shot yet.
-func shooters(play *mafia.Game) mafia.Seats {
-	next := play.Next()
-	for i := 0; i < next.N; i++ {
-		if next.Steps[i].Step != mafia.StepShooting {
-			continue
-		}
-		if i == 0 {
-			return next.Actors
-		}
-		var all mafia.Seats
-		for _, s := range play.Alive().List() {
-			if play.Role(s).Team() == mafia.Black {
-				all = all.Add(s)
-			}
-		}
-		return all
-	}
-	return 0
-}

@@ -417,6 +417,7 @@ func tonight(rec *record.Record) []record.Event {
 func nightShots(rec *record.Record, g *mafia.Game) ([]ShotView, []int) {
 	var shots []ShotView
 	var shot mafia.Seats
+	twice := g.ShotTwice()
 	for _, e := range tonight(rec) {
 		if e.Type != mafia.EvShot {
 			continue
@@ -425,21 +426,15 @@ func nightShots(rec *record.Record, g *mafia.Game) ([]ShotView, []int) {
 		if shot.Has(by) {
 			for i := range shots {
 				if shots[i].By == by {
-					shots[i].Target, shots[i].Twice = int(e.Target), true
+					shots[i].Target = int(e.Target)
 				}
 			}
 			continue
 		}
 		shot = shot.Add(by)
-		shots = append(shots, ShotView{By: by, Target: int(e.Target)})
+		shots = append(shots, ShotView{By: by, Target: int(e.Target), Twice: twice.Has(by)})
 	}
-	var left []int
-	for _, s := range g.Alive().List() {
-		if g.Role(s).Team() == mafia.Black && !shot.Has(s) {
-			left = append(left, s)
-		}
-	}
-	return shots, left
+	return shots, g.Shooters().List()
 }
 
 // lastNightTwice returns a black player who shot more than once in the night that ended this morning, or 0.
