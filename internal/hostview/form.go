@@ -114,4 +114,3 @@ func EventsFromForm(f url.Values, play *mafia.Game) ([]record.Event, error) {
 	}
 	return []record.Event{e}, nil
 }
-
