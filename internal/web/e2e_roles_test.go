@@ -23,16 +23,7 @@ import (
 // the points' team items and the night's shots appear. On the way it checks what the host is told to announce
 // after the day-1 vote, and that the main action of the morning records the best move.
 func TestE2ERolesHidden(t *testing.T) {
-	needBrowser(t)
-	site := startSite(t, time.UTC, nil)
-	defer site.checkLog(t)
-	bctx, bcancel := startBrowser(t)
-	defer bcancel()
-	b := &hostBrowser{t: t, ctx: bctx, base: site.URL}
-	b.watch()
-	defer b.report()
-	deadline := time.AfterFunc(90*time.Second, func() { bcancel() })
-	defer deadline.Stop()
+	site, b := plainBrowser(t)
 
 	b.logIn("/games/new", club.DemoHostLogin, club.DemoHostPassword)
 	lang := eval[string](b, `document.documentElement.lang`)
@@ -126,14 +117,7 @@ func TestE2ERolesHidden(t *testing.T) {
 // time limit, which the host walks through with "pass" like the other steps that record nothing; then comes the
 // acquaintance.
 func TestE2EHandout(t *testing.T) {
-	needBrowser(t)
-	site := startSite(t, time.UTC, nil)
-	defer site.checkLog(t)
-	bctx, bcancel := startBrowser(t)
-	defer bcancel()
-	b := &hostBrowser{t: t, ctx: bctx, base: site.URL}
-	b.watch()
-	defer b.report()
+	site, b := plainBrowser(t)
 
 	b.logIn("/games/new", club.DemoHostLogin, club.DemoHostPassword)
 	lang := eval[string](b, `document.documentElement.lang`)
@@ -141,12 +125,7 @@ func TestE2EHandout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.submitWith("choose the rule set", func() {
-		b.do("choose the rule set", chromedp.SetValue(chromedp.CSS(`select[name=rules]`), "fiim-2025-club"))
-	})
-	b.submitWith("choose the player count", func() {
-		b.do("choose the player count", chromedp.SetValue(chromedp.CSS(`select[name=n]`), "10"))
-	})
+	b.chooseTable("fiim-2025-club", 10)
 	b.do("deal at random", chromedp.Click(chromedp.CSS(`input[name=deal][value=random]`)))
 	for n := 1; n <= 10; n++ {
 		b.do(fmt.Sprintf("seat %d", n), chromedp.SendKeys(chromedp.CSS(fmt.Sprintf(`input[name=name%d]`, n)), fmt.Sprintf("Player %d", n)))
@@ -282,16 +261,39 @@ func TestE2ENoOverflow360(t *testing.T) {
 	}
 }
 
-// startHandGame fills in the new-game form: the rule set, ten players, the roles entered by hand; it returns the
-// game's id.
-func (b *hostBrowser) startHandGame(rules string, roles []string) int64 {
+// chooseTable picks the rule set and the player count on the new-game page (the form reloads itself on each).
+func (b *hostBrowser) chooseTable(rules string, n int) {
 	b.t.Helper()
 	b.submitWith("choose the rule set", func() {
 		b.do("choose the rule set", chromedp.SetValue(chromedp.CSS(`select[name=rules]`), rules))
 	})
 	b.submitWith("choose the player count", func() {
-		b.do("choose the player count", chromedp.SetValue(chromedp.CSS(`select[name=n]`), fmt.Sprint(len(roles))))
+		b.do("choose the player count", chromedp.SetValue(chromedp.CSS(`select[name=n]`), fmt.Sprint(n)))
 	})
+}
+
+// plainBrowser starts the site (without the engine in the browser: the pages work by plain form posts) and a
+// browser with one tab watched for errors, stopped after 90 s at most; the checks run when the test ends.
+func plainBrowser(t *testing.T) (*e2eSite, *hostBrowser) {
+	t.Helper()
+	needBrowser(t)
+	site := startSite(t, time.UTC, nil)
+	t.Cleanup(func() { site.checkLog(t) })
+	bctx, bcancel := startBrowser(t)
+	t.Cleanup(bcancel)
+	deadline := time.AfterFunc(90*time.Second, bcancel)
+	t.Cleanup(func() { deadline.Stop() })
+	b := &hostBrowser{t: t, ctx: bctx, base: site.URL}
+	b.watch()
+	t.Cleanup(b.report)
+	return site, b
+}
+
+// startHandGame fills in the new-game form: the rule set, ten players, the roles entered by hand; it returns the
+// game's id.
+func (b *hostBrowser) startHandGame(rules string, roles []string) int64 {
+	b.t.Helper()
+	b.chooseTable(rules, len(roles))
 	b.do("deal by hand", chromedp.Click(chromedp.CSS(`input[name=deal][value=hand]`)))
 	for i, r := range roles {
 		n := i + 1

@@ -66,12 +66,7 @@ func TestE2EHostGame(t *testing.T) {
 
 	// 2. The new game: fiim-2025-club, 10 players (the form reloads itself on a change), roles entered by hand.
 	// SetValue fires "input" and "change" as a real choice does, and the form reloads itself on each.
-	b.submitWith("choose the rule set", func() {
-		b.do("choose the rule set", chromedp.SetValue(chromedp.CSS(`select[name=rules]`), "fiim-2025-club"))
-	})
-	b.submitWith("choose the player count", func() {
-		b.do("choose the player count", chromedp.SetValue(chromedp.CSS(`select[name=n]`), "10"))
-	})
+	b.chooseTable("fiim-2025-club", 10)
 	if got := eval[string](b, `document.querySelector('select[name=rules]').value + '/' + document.querySelector('select[name=n]').value`); got != "fiim-2025-club/10" {
 		t.Fatalf("new-game form after apply: %s", got)
 	}
