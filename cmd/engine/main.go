@@ -24,6 +24,7 @@ package main
 import (
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
@@ -76,7 +77,8 @@ func newKey() string {
 func apply(st *hostview.State, o op) (next *hostview.State, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			next, err = st, fmt.Errorf("the engine failed: %v", r)
+			next, err = st, errFailed
+			println("mafiaclub engine:", fmt.Sprint(r)) // for the browser's console
 		}
 	}()
 	if o.Undo {
@@ -99,7 +101,8 @@ func (a *answer) draw() {
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			a.HTML, a.Error = "", fmt.Sprintf("the engine failed: %v", r)
+			a.HTML, a.Error = "", cat.T(lang, "host.engine_failed")
+			println("mafiaclub engine:", fmt.Sprint(r))
 		}
 	}()
 	st := *current
@@ -143,7 +146,15 @@ func reply(a answer) any {
 	return js.ValueOf(o)
 }
 
-func errorText(err error) string { return hostview.ErrorText(cat, lang, err) }
+// errFailed is a bug of the engine's, met on an action: the page says so in its language.
+var errFailed = errors.New("the engine failed")
+
+func errorText(err error) string {
+	if errors.Is(err, errFailed) {
+		return cat.T(lang, "host.engine_failed")
+	}
+	return hostview.ErrorText(cat, lang, err)
+}
 
 func main() {
 	api := map[string]any{
