@@ -363,7 +363,11 @@
         });
         persist().then(pump);
       });
-    }).catch(function (err) { say(String(err && err.message || err)); });
+    }).catch(function (err) {
+      // the engine itself failed (it may be gone): say so in the page's words, the cause to the console
+      say(host.getAttribute('data-failed'));
+      if (window.console) { console.warn('mafiaclub: the engine failed', err); }
+    });
   }
 
   document.addEventListener('submit', function (e) {
