@@ -480,3 +480,26 @@ func TestE2EHostAppLoadTimes(t *testing.T) {
 	t.Logf("engine %d bytes, %d gzip; first load: page shown %.0f ms, engine ready %.0f ms; cached loads: page shown %s, engine ready %s",
 		len(m.WASM), len(m.WASMGzip), first[0], first[1], summarize(shown), summarize(ready))
 }
+
+// TestE2EHostTimerAndKeys: "next speaker" starts the speech's timer (one tap per speech), ±10 s moves it, and on a
+// keyboard a digit takes the action at hand on that seat (here: the speaker nominates #3).
+func TestE2EHostTimerAndKeys(t *testing.T) {
+	b := startAppTest(t).open()
+	b.tap("wake the city", "#act-day")
+	b.tap("next speaker", "#act-speech")
+	clock := func() string { return eval[string](b.hostBrowser, `document.getElementById('clock').textContent`) }
+	b.until("the speech's timer runs", `document.getElementById('clock').textContent === '0:58'`, 5*time.Second)
+	b.do("+10 s", chromedp.Click(chromedp.ID("t-plus")))
+	if got := clock(); got != "1:00" && got != "0:59" { // 60 s at most, one second may pass
+		t.Fatalf("after +10 s the timer shows %s", got)
+	}
+	b.do("pause", chromedp.Click(chromedp.ID("t-pause")))
+	before := clock()
+	b.do("-10 s", chromedp.Click(chromedp.ID("t-minus")))
+	if got, want := clock(), before[:2]+fmt.Sprint(int(before[2]-'0')-1)+before[3:]; before[2] > '0' && got != want {
+		t.Fatalf("after -10 s the timer shows %s, before %s", got, before)
+	}
+	v := b.version()
+	b.do("key 3", chromedp.KeyEvent("3"))
+	b.until("the digit nominated #3", fmt.Sprintf(`+document.getElementById('game').dataset.version === %d && !!document.querySelector('#seat-3 .nominated')`, v+1), 5*time.Second)
+}

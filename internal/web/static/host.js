@@ -61,6 +61,7 @@
   // shift moves the timer by seconds (a host who started it late or early): more time left for positive ones.
   function shift(sec) {
     if (!cur) { return; }
+    if (cur.st.running) { var now = Date.now(); cur.st.used += (now - cur.st.since) / 1000; cur.st.since = now; } // a running timer's time so far counts
     cur.st.used = Math.max(0, Math.min(cur.st.limit, cur.st.used - sec));
     cur.st.warned = cur.st.warned && remaining(cur.st) <= 10;
     cur.st.ended = cur.st.ended && remaining(cur.st) <= 0;
