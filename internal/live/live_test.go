@@ -1,8 +1,10 @@
 package live
 
 import (
+	"bufio"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -10,49 +12,136 @@ import (
 	"time"
 )
 
-// TestSlowClientDropped: a client that stops reading is dropped once its queue is full, while a client that
-// reads gets every frame; the publisher never waits.
-func TestSlowClientDropped(t *testing.T) {
+// ids is what a client is sent on waking: the frames' ids, in order.
+func ids(c *Client) []string {
+	fs, _ := c.next(nil)
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.ID)
+	}
+	return out
+}
+
+// TestBehindClientCatchesUp: a client a few frames behind is sent each of them in order (the deltas it needs); one
+// further behind than the backlog is sent only the whole current view; the publisher never waits for either, and
+// neither holds frames of its own.
+func TestBehindClientCatchesUp(t *testing.T) {
 	topic := NewTopic(nil)
-	slow := topic.join("")
-	fast := topic.join("")
-	got := 0
-	for i := 1; i <= 3*ClientQueue; i++ {
-		topic.Publish(NewFrame(fmt.Sprint(i), "view", []byte("x")))
-		f := <-fast.ch
-		if f.ID != fmt.Sprint(i) {
-			t.Fatalf("the reading client got %s, want %d", f.ID, i)
-		}
-		got++
+	topic.Publish(NewFrame("0", "view", []byte("whole 0")))
+	near := topic.join("0")
+	far := topic.join("0")
+	if got := ids(near); len(got) != 0 {
+		t.Fatalf("a client up to date was sent %v", got)
+	}
+	for i := 1; i <= 3; i++ {
+		topic.PublishDelta(NewFrame(fmt.Sprint(i), "view", []byte("whole")), NewFrame(fmt.Sprint(i), "view", []byte("delta")))
+	}
+	fs, _ := near.next(nil)
+	if len(fs) != 3 || fs[0].ID != "1" || fs[2].ID != "3" || string(fs[1].wire) != string(NewFrame("2", "view", []byte("delta")).wire) {
+		t.Fatalf("a client 3 frames behind was sent %v, want the deltas 1, 2, 3", fs)
+	}
+	for i := 4; i <= 3+2*Backlog; i++ {
+		topic.PublishDelta(NewFrame(fmt.Sprint(i), "view", []byte("whole")), NewFrame(fmt.Sprint(i), "view", []byte("delta")))
+	}
+	fs, wake := far.next(nil)
+	last := fmt.Sprint(3 + 2*Backlog)
+	if len(fs) != 1 || fs[0].ID != last || string(fs[0].wire) != string(NewFrame(last, "view", []byte("whole")).wire) {
+		t.Fatalf("a client %d frames behind was sent %v, want only the whole frame %s", 3+2*Backlog, fs, last)
 	}
 	select {
-	case <-slow.gone:
+	case <-wake:
+		t.Fatal("the next frame's signal fired before any frame")
 	default:
-		t.Fatal("the client that does not read was not dropped")
 	}
-	if len(slow.ch) != ClientQueue {
-		t.Errorf("the dropped client holds %d frames, want its bound %d", len(slow.ch), ClientQueue)
+	topic.Publish(NewFrame("next", "view", []byte("x")))
+	select {
+	case <-wake:
+	default:
+		t.Fatal("a new frame did not wake the client")
 	}
-	if topic.Len() != 1 {
-		t.Errorf("%d clients left, want the reading one", topic.Len())
+	if got := ids(far); len(got) != 1 || got[0] != "next" {
+		t.Errorf("after catching up the client was sent %v, want [next]", got)
+	}
+	if topic.Len() != 2 {
+		t.Errorf("%d clients, want 2", topic.Len())
 	}
 }
 
 // TestResumeSendsCurrentOnce: a client that comes back with the current frame's id gets nothing until the next
-// frame; one with an older id gets the current frame once.
+// frame; one with an older id gets the current frame once, whole.
 func TestResumeSendsCurrentOnce(t *testing.T) {
 	topic := NewTopic(nil)
 	topic.Publish(NewFrame("a", "view", []byte("1")))
-	topic.Publish(NewFrame("b", "view", []byte("2")))
-	if c := topic.join("b"); len(c.ch) != 0 {
-		t.Error("a client up to date got a frame")
+	topic.PublishDelta(NewFrame("b", "view", []byte("2")), NewFrame("b", "view", []byte("d")))
+	if got := ids(topic.join("b")); len(got) != 0 {
+		t.Errorf("a client up to date got %v", got)
 	}
-	if c := topic.join("a"); len(c.ch) != 1 || (<-c.ch).ID != "b" {
-		t.Error("a client behind did not get the current frame")
+	c := topic.join("a")
+	if fs, _ := c.next(nil); len(fs) != 1 || fs[0] != topic.Current() {
+		t.Errorf("a client behind got %v, want the whole current frame", fs)
+	}
+	if got := ids(c); len(got) != 0 {
+		t.Errorf("the current frame was sent twice: then %v", got)
 	}
 	topic.Publish(NewFrame("b", "view", []byte("2")))
-	if c := topic.join(""); len(c.ch) != 1 {
-		t.Error("a new client did not get the current frame once")
+	if got := ids(topic.join("")); len(got) != 1 {
+		t.Errorf("a new client got %v, want the current frame once", got)
+	}
+}
+
+// TestSlowClientCut: over real sockets, a client that stops reading is cut once a write has waited WriteTimeout,
+// while a client that reads gets every frame without waiting for it.
+func TestSlowClientCut(t *testing.T) {
+	left := make(chan int, 4)
+	topic := NewTopic(func(n int) { left <- n })
+	topic.Publish(NewFrame("0", "view", []byte("start")))
+	done := make(chan struct{})
+	defer close(done)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		Stream{Heartbeat: time.Hour, WriteTimeout: 300 * time.Millisecond, Done: done}.Serve(w, r, topic, "")
+	}))
+	defer srv.Close()
+	slow, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Close()
+	_ = slow.(*net.TCPConn).SetReadBuffer(4096)
+	fmt.Fprintf(slow, "GET / HTTP/1.1\r\nHost: x\r\n\r\n") // and never reads
+	resp, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	for topic.Len() < 2 {
+		time.Sleep(time.Millisecond)
+	}
+	big := []byte(strings.Repeat("x", 64<<10))
+	rd := bufio.NewReader(resp.Body)
+	start := time.Now()
+	for i := 1; i <= 200; i++ {
+		id := fmt.Sprint(i)
+		topic.Publish(NewFrame(id, "view", big))
+		for {
+			line, err := rd.ReadString('\n')
+			if err != nil {
+				t.Fatalf("the reading client: %v", err)
+			}
+			if line == "id: "+id+"\n" {
+				break
+			}
+		}
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the reading client took %v for 200 frames: it waited for the one that does not read", d)
+	}
+	select {
+	case n := <-left:
+		if n != 1 {
+			t.Errorf("%d clients left after the cut, want 1", n)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the client that does not read was never cut")
 	}
 }
 
