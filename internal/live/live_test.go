@@ -174,6 +174,53 @@ func TestStreamWire(t *testing.T) {
 	}
 }
 
+// TestStreamEnds: a client that goes is let go at once (nothing published meanwhile), and a server that stops
+// ends its streams with the chunked body's last chunk, so that a client reads a finished stream, not a broken one.
+func TestStreamEnds(t *testing.T) {
+	left := make(chan int, 4)
+	topic := NewTopic(func(n int) { left <- n })
+	topic.Publish(NewFrame("k1", "view", []byte("x")))
+	done := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		Stream{Heartbeat: time.Hour, WriteTimeout: time.Second, Done: done}.Serve(w, r, topic, "")
+	}))
+	defer srv.Close()
+
+	gone, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bufio.NewReader(gone.Body).ReadString('\n'); err != nil {
+		t.Fatal(err)
+	}
+	gone.Body.Close()
+	select {
+	case n := <-left:
+		if n != 0 {
+			t.Errorf("%d clients after the only one went", n)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a client that went was not let go")
+	}
+
+	resp, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	for topic.Len() < 1 {
+		time.Sleep(time.Millisecond)
+	}
+	close(done)
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("the stream broke instead of ending: %v (after %q)", err, body)
+	}
+	if !strings.HasPrefix(string(body), "retry: 2000\n\nid: k1\n") {
+		t.Errorf("stream: %q", body)
+	}
+}
+
 // TestHubEveryGame: a subscription to game 0 hears every game; a slow subscriber keeps the newest version.
 func TestHubEveryGame(t *testing.T) {
 	h := NewHub()
