@@ -1,6 +1,6 @@
 // Package live carries live updates: the hub that tells open pages a game changed (on this server, and through a
 // transport on every other server of the club: PostgreSQL's LISTEN/NOTIFY), and the server-sent event streams
-// that fan one rendered frame out to many clients, each with a bounded queue.
+// that fan one rendered frame out to many clients, none of which can hold the others up.
 package live
 
 import "sync"

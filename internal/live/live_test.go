@@ -145,32 +145,52 @@ func TestSlowClientCut(t *testing.T) {
 	}
 }
 
-// TestStreamWire: the stream's bytes: a multi-line frame as data lines, heartbeats as comments.
+// noHijack is a response that cannot hand its connection over, as HTTP/2's cannot.
+type noHijack struct{ http.ResponseWriter }
+
+func (n noHijack) Flush() { n.ResponseWriter.(http.Flusher).Flush() }
+
+// TestStreamWire: the stream's bytes: a multi-line frame as data lines, heartbeats as comments, then a frame's
+// delta; the same whether the stream is written to its connection or through the response (HTTP/2).
 func TestStreamWire(t *testing.T) {
-	topic := NewTopic(nil)
-	topic.Publish(NewFrame("k1", "view", []byte("<p>\none</p>")))
-	done := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		Stream{Heartbeat: time.Millisecond, WriteTimeout: time.Second, Done: done}.Serve(w, r, topic, "")
-	}))
-	defer srv.Close()
-	resp, err := http.Get(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	buf := make([]byte, 0, 4096)
-	for !strings.Contains(string(buf), ": heartbeat") {
-		b := make([]byte, 512)
-		n, err := resp.Body.Read(b)
-		buf = append(buf, b[:n]...)
-		if err == io.EOF {
-			break
-		}
-	}
-	close(done)
-	if !strings.Contains(string(buf), "id: k1\nevent: view\ndata: <p>\ndata: one</p>\n\n") {
-		t.Errorf("stream: %q", buf)
+	for _, through := range []string{"connection", "response"} {
+		t.Run(through, func(t *testing.T) {
+			topic := NewTopic(nil)
+			topic.Publish(NewFrame("k1", "view", []byte("<p>\none</p>")))
+			done := make(chan struct{})
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if through == "response" {
+					w = noHijack{w}
+				}
+				Stream{Heartbeat: 20 * time.Millisecond, WriteTimeout: time.Second, Done: done}.Serve(w, r, topic, "")
+			}))
+			defer srv.Close()
+			defer close(done)
+			resp, err := http.Get(srv.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			read := func(want string) string {
+				buf := make([]byte, 0, 4096)
+				for !strings.Contains(string(buf), want) {
+					b := make([]byte, 512)
+					n, err := resp.Body.Read(b)
+					buf = append(buf, b[:n]...)
+					if err != nil {
+						t.Fatalf("%v after %q", err, buf)
+					}
+				}
+				return string(buf)
+			}
+			if got := read(": heartbeat"); !strings.Contains(got, "id: k1\nevent: view\ndata: <p>\ndata: one</p>\n\n") {
+				t.Errorf("stream: %q", got)
+			}
+			topic.PublishDelta(NewFrame("k2", "view", []byte("whole")), NewFrame("k2", "delta", []byte("d")))
+			if got := read("data: d\n\n"); !strings.Contains(got, "id: k2\nevent: delta\ndata: d\n\n") {
+				t.Errorf("after a change: %q", got)
+			}
+		})
 	}
 }
 
