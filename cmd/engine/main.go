@@ -14,6 +14,7 @@
 //	act(form, at)           one more action (the form's fields, URL-encoded)
 //	undo()                  takes the last event back
 //	draw()                  draws the page as it is
+//	warm()                  runs a tap's path once on a copy of the game (the browser compiles the code it runs)
 //	commit(version)         the first action not yet saved is saved: it joins the confirmed game, at version
 //	t(key[, n])             a catalogue string (a plural one for the count n)
 //
@@ -120,6 +121,28 @@ func (a *answer) draw() {
 	}
 }
 
+// warm runs a tap's whole path (the form read, the action applied, the page drawn and handed over) on copies of
+// the game, its results thrown away: the browser compiles the engine's code as it first runs it, and the host's
+// first tap paid for that (a quarter of a second on this project's machine). Actions the game refuses now still
+// run most of the path.
+func warm() {
+	if current == nil {
+		return
+	}
+	for _, form := range []string{"type=speech&seat=1", "type=nominate&by=1&target=2", "type=foul&seat=1", "type=day", "type=vote&target=1"} {
+		st, err := apply(current, op{Form: form, At: "00:00:00"})
+		a := answer{Version: st.In.Version}
+		if err != nil {
+			a.Error = errorText(err)
+		}
+		var b strings.Builder
+		if hostview.Render(&b, hostview.Build(st, cat, newKey)) == nil {
+			a.HTML = b.String()
+		}
+		reply(a)
+	}
+}
+
 // reply hands the answer to the page as a JavaScript object: the page (23 KB) is copied once, not encoded as JSON
 // and decoded again.
 func reply(a answer) any {
@@ -221,6 +244,10 @@ func main() {
 			var a answer
 			a.draw()
 			return reply(a)
+		}),
+		"warm": js.FuncOf(func(_ js.Value, _ []js.Value) any {
+			warm()
+			return nil
 		}),
 		"undo": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			return reply(step(op{Undo: true}))

@@ -17,14 +17,20 @@
   // ---- timers and the plan (steps the host only times are walked through with "pass") ----
 
   var audio = null;
+  // beep sounds after the next frame: making the page's sound (its first AudioContext) took a quarter of a second
+  // here, and "next speaker", which starts the timer with a beep, must show the next speaker first
   function beep(ms, freq) {
-    try {
-      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-      var o = audio.createOscillator(); var g = audio.createGain();
-      o.frequency.value = freq || 880; o.connect(g); g.connect(audio.destination);
-      g.gain.value = 0.2; o.start(); o.stop(audio.currentTime + ms / 1000);
-    } catch (err) { /* no sound on this device */ }
-    if (navigator.vibrate) { navigator.vibrate(ms); }
+    requestAnimationFrame(function () {
+      setTimeout(function () {
+        try {
+          audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+          var o = audio.createOscillator(); var g = audio.createGain();
+          o.frequency.value = freq || 880; o.connect(g); g.connect(audio.destination);
+          g.gain.value = 0.2; o.start(); o.stop(audio.currentTime + ms / 1000);
+        } catch (err) { /* no sound on this device */ }
+        if (navigator.vibrate) { navigator.vibrate(ms); }
+      }, 0);
+    });
   }
   function loadTimer(key) { try { return JSON.parse(sessionStorage.getItem('t:' + key)) || null; } catch (e) { return null; } }
   function saveTimer(key, st) { sessionStorage.setItem('t:' + key, JSON.stringify(st)); }
@@ -218,7 +224,7 @@
     var a = new Uint8Array(16); crypto.getRandomValues(a);
     return Array.prototype.map.call(a, function (x) { return ('0' + x.toString(16)).slice(-2); }).join('');
   }
-  var clockFormat = null; // made once: making one costs milliseconds
+  var clockFormat = null; // made once, when the engine is warmed up: the first one costs up to 100 ms
   function clockNow() {
     try {
       clockFormat = clockFormat || new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false, timeZone: host.getAttribute('data-zone') || undefined });
@@ -567,6 +573,13 @@
       host.setAttribute('data-app', 'ready');
       performance.mark('engine-ready');
       pump();
+      // the browser compiles the engine's code as it first runs: a tap's whole path is run once, on a copy of the
+      // game, while the page is idle, so that the host's first tap does not pay for it (a quarter of a second here)
+      // the same for the clock's format (the first one with a time zone loads the zone's data: 100 ms here)
+      (window.requestIdleCallback || setTimeout)(function () {
+        clockNow();
+        exclusive(function () { return call('warm'); }).then(function () { host.setAttribute('data-warm', 'yes'); }, function () {});
+      });
     });
   }
   startEngine().catch(function (err) {
