@@ -224,14 +224,6 @@
     var a = new Uint8Array(16); crypto.getRandomValues(a);
     return Array.prototype.map.call(a, function (x) { return ('0' + x.toString(16)).slice(-2); }).join('');
   }
-  var clockFormat = null; // made once, when the engine is warmed up: the first one costs up to 100 ms
-  function clockNow() {
-    try {
-      clockFormat = clockFormat || new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false, timeZone: host.getAttribute('data-zone') || undefined });
-      return clockFormat.format(new Date());
-    } catch (err) { return new Date().toTimeString().slice(0, 8); }
-  }
-
   // -- storage: one record per game, {game, base, ops}, written after every change --
   var dbp = null;
   function db() {
@@ -352,7 +344,7 @@
   function local(kind, f, submitter) {
     var t0 = performance.now();
     var anchor = anchorOf(submitter || f);
-    var op = kind === 'undo' ? { key: newKey(), undo: true } : { key: newKey(), form: formOf(f, submitter), at: clockNow() };
+    var op = kind === 'undo' ? { key: newKey(), undo: true } : { key: newKey(), form: formOf(f, submitter), at: Date.now() }; // the worker tells its time in the club's zone
     var speech = f.elements.type && f.elements.type.value === 'speech';
     return exclusive(function () {
       return (op.undo ? answer('undo') : answer('act', op.form, op.at)).then(function (r) {
@@ -549,7 +541,7 @@
       lastCallMs = e.data.ms;
       if (e.data.error) { c.reject(new Error(e.data.error)); } else { c.resolve(e.data.result); }
     };
-    return call('start', { exec: execURL, wasm: engineURL, lang: lang, catalog: '/static/i18n/' + lang + '.json' }).then(function () {
+    return call('start', { exec: execURL, wasm: engineURL, lang: lang, catalog: '/static/i18n/' + lang + '.json', zone: host.getAttribute('data-zone') || '' }).then(function () {
       return Promise.all([call('t', 'host.offline'), stored().catch(function () { return null; })]);
     }).then(function (got) {
       offlineText = got[0];
@@ -575,9 +567,7 @@
       pump();
       // the browser compiles the engine's code as it first runs: a tap's whole path is run once, on a copy of the
       // game, while the page is idle, so that the host's first tap does not pay for it (a quarter of a second here)
-      // the same for the clock's format (the first one with a time zone loads the zone's data: 100 ms here)
       (window.requestIdleCallback || setTimeout)(function () {
-        clockNow();
         exclusive(function () { return call('warm'); }).then(function () { host.setAttribute('data-warm', 'yes'); }, function () {});
       });
     });
