@@ -328,3 +328,20 @@ func runQuick(bin string, args ...string) (string, error) {
 	out, err := exec.CommandContext(ctx, bin, args...).CombinedOutput()
 	return string(out), err
 }
+
+// TestServeRefusesBadLimits: a bound on live streams that is not a positive number stops the server at start, with
+// the flag named, rather than leaving the streams unbounded or every stream refused.
+func TestServeRefusesBadLimits(t *testing.T) {
+	for _, args := range [][]string{{"-max-streams", "0"}, {"-max-streams", "-5"}} {
+		var out, errOut strings.Builder
+		code := serve(append(args, "-data", t.TempDir(), "-engine", "off"), &out, &errOut)
+		if code != 2 || !strings.Contains(errOut.String(), "-max-streams") {
+			t.Errorf("%v: exit %d, %q; want 2 and the flag named", args, code, errOut.String())
+		}
+	}
+	t.Setenv("MAFIACLUB_MAX_STREAMS", "many")
+	var out, errOut strings.Builder
+	if code := serve([]string{"-data", t.TempDir(), "-engine", "off"}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "MAFIACLUB_MAX_STREAMS") {
+		t.Errorf("MAFIACLUB_MAX_STREAMS=many: exit %d, %q; want 2 and the variable named", code, errOut.String())
+	}
+}

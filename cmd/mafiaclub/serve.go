@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -38,6 +39,7 @@ type config struct {
 	tlsCert, tlsKey                   string
 	demo                              bool
 	engine                            string
+	maxStreams                        int
 }
 
 func serveFlags(fs *flag.FlagSet) *config {
@@ -48,6 +50,11 @@ func serveFlags(fs *flag.FlagSet) *config {
 	fs.StringVar(&c.tz, "tz", env("MAFIACLUB_TZ", "America/Edmonton"), "the club's time zone (MAFIACLUB_TZ)")
 	fs.StringVar(&c.cookies, "cookie-secure", env("MAFIACLUB_COOKIE_SECURE", "auto"), "mark the session cookie Secure: auto (over TLS and on localhost), always, never")
 	fs.StringVar(&c.engine, "engine", env("MAFIACLUB_ENGINE", "auto"), "the host page's engine in the browser: auto (the one this binary carries, or else built from the checkout with the Go toolchain at start-up) or off (MAFIACLUB_ENGINE)")
+	maxStreams, err := strconv.Atoi(env("MAFIACLUB_MAX_STREAMS", strconv.Itoa(web.DefaultMaxStreams)))
+	if err != nil {
+		maxStreams = -1 // refused when the server starts
+	}
+	fs.IntVar(&c.maxStreams, "max-streams", maxStreams, "the live streams (spectators' and hosts' devices') open at once; one more is refused with 503, about 6 KiB of memory each (MAFIACLUB_MAX_STREAMS)")
 	fs.BoolVar(&c.demo, "demo", false, "create the demo club (admin, host, twenty players) if it is not there")
 	fs.StringVar(&c.logFormat, "log-format", env("MAFIACLUB_LOG_FORMAT", "text"), "the log's format: text or json (MAFIACLUB_LOG_FORMAT)")
 	fs.StringVar(&c.metricsToken, "metrics-token", env("MAFIACLUB_METRICS_TOKEN", ""), "a token that opens /metrics to other machines (Authorization: Bearer TOKEN); without it, only this machine (MAFIACLUB_METRICS_TOKEN)")
@@ -95,6 +102,10 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	}
 	if (c.tlsCert == "") != (c.tlsKey == "") {
 		fmt.Fprintln(stderr, "mafiaclub: give both -tls-cert and -tls-key, or neither")
+		return 2
+	}
+	if c.maxStreams <= 0 {
+		fmt.Fprintln(stderr, "mafiaclub: -max-streams (MAFIACLUB_MAX_STREAMS) is a positive number of streams")
 		return 2
 	}
 	zone, err := time.LoadLocation(c.tz)
@@ -155,6 +166,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	site.Log = log
 	site.Cookies = web.CookieSecurity(c.cookies)
 	site.MetricsToken = c.metricsToken
+	site.MaxStreams = c.maxStreams
 	if c.engine != "off" {
 		go startEngine(ctx, site, log)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"runtime"
@@ -166,4 +167,77 @@ func TestUnknownAddressGetsTheSitesPage(t *testing.T) {
 	if r.StatusCode != http.StatusNotFound || !strings.Contains(r.Body, `<nav`) || !strings.Contains(r.Body, "Такої сторінки чи гри немає") {
 		t.Errorf("unknown address: %d\n%.300s", r.StatusCode, r.Body)
 	}
+}
+
+// TestStreamsBounded: the server keeps at most MaxStreams event streams open; one more is refused at once with 503
+// and Retry-After (nothing is held for it), every open one is counted in the metrics, and a place comes free when
+// a stream ends.
+func TestStreamsBounded(t *testing.T) {
+	h := newHarness(t)
+	h.site.MaxStreams = 3
+	open := func() (*http.Response, error) {
+		return http.Get(h.srv.URL + "/live/events")
+	}
+	var streams []*http.Response
+	for range 3 {
+		resp, err := open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("stream %d: %d", len(streams)+1, resp.StatusCode)
+		}
+		streams = append(streams, resp)
+	}
+	defer func() {
+		for _, s := range streams {
+			s.Body.Close()
+		}
+	}()
+	resp, err := open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("a stream beyond the bound: %d, Retry-After %q; want 503 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	m, err := http.Get(h.srv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(m.Body)
+	m.Body.Close()
+	if !strings.Contains(string(body), "\nmafiaclub_sse_clients 3\n") {
+		t.Errorf("the metrics do not count the 3 open streams:\n%s", grepLines(string(body), "sse_clients"))
+	}
+	streams[0].Body.Close()
+	streams = streams[1:]
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		resp, err := open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode == http.StatusOK {
+			streams = append(streams, resp)
+			break
+		}
+		resp.Body.Close()
+		if time.Now().After(deadline) {
+			t.Fatalf("no place came free after a stream ended: %d", resp.StatusCode)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// grepLines returns the lines of s that contain sub.
+func grepLines(s, sub string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }

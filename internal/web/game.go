@@ -245,6 +245,12 @@ func (s *Server) gameLive(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := st.Game.ID
+	release, err := s.streamSlot()
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	defer release()
 	rc := http.NewResponseController(w)
 	_ = rc.SetWriteDeadline(time.Time{})
 	_ = rc.SetReadDeadline(time.Time{}) // the server's read timeout would cancel the stream's request
@@ -256,8 +262,6 @@ func (s *Server) gameLive(w http.ResponseWriter, r *http.Request) {
 	}
 	ch, stop := s.Live.Subscribe(id)
 	defer stop()
-	s.metrics.streams.Inc()
-	defer s.metrics.streams.Dec()
 	tick := time.NewTicker(25 * time.Second)
 	defer tick.Stop()
 	for {

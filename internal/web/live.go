@@ -261,6 +261,12 @@ func (s *Server) liveEvents(w http.ResponseWriter, r *http.Request) {
 	if id == 0 {
 		mode = spectator.Public
 	}
+	release, err := s.streamSlot()
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	defer release()
 	fd, topic, err := s.feeds.join(r.Context(), feedKey{id: id, mode: mode}, k)
 	if err != nil {
 		s.fail(w, r, err)
