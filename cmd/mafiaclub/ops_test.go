@@ -329,13 +329,13 @@ func runQuick(bin string, args ...string) (string, error) {
 	return string(out), err
 }
 
-// TestServeRefusesBadLimits: a bound on live streams that is not a positive number stops the server at start, with
-// the flag named, rather than leaving the streams unbounded or every stream refused.
+// TestServeRefusesBadLimits: a bound on live streams that is not a positive number, or a trusted proxy that is no
+// address, stops the server at start with the flag named, rather than leaving a limit unset or wrong.
 func TestServeRefusesBadLimits(t *testing.T) {
-	for _, args := range [][]string{{"-max-streams", "0"}, {"-max-streams", "-5"}} {
+	for _, args := range [][]string{{"-max-streams", "0"}, {"-max-streams", "-5"}, {"-trusted-proxies", "10.0.0.0/8,proxy.example.org"}} {
 		var out, errOut strings.Builder
 		code := serve(append(args, "-data", t.TempDir(), "-engine", "off"), &out, &errOut)
-		if code != 2 || !strings.Contains(errOut.String(), "-max-streams") {
+		if code != 2 || !strings.Contains(errOut.String(), args[0]) {
 			t.Errorf("%v: exit %d, %q; want 2 and the flag named", args, code, errOut.String())
 		}
 	}

@@ -40,6 +40,7 @@ type config struct {
 	demo                              bool
 	engine                            string
 	maxStreams                        int
+	trustedProxies                    string
 }
 
 func serveFlags(fs *flag.FlagSet) *config {
@@ -55,6 +56,7 @@ func serveFlags(fs *flag.FlagSet) *config {
 		maxStreams = -1 // refused when the server starts
 	}
 	fs.IntVar(&c.maxStreams, "max-streams", maxStreams, "the live streams (spectators' and hosts' devices') open at once; one more is refused with 503, about 6 KiB of memory each (MAFIACLUB_MAX_STREAMS)")
+	fs.StringVar(&c.trustedProxies, "trusted-proxies", env("MAFIACLUB_TRUSTED_PROXIES", "127.0.0.1,::1"), "the club's reverse proxies and load balancers, addresses or prefixes, comma-separated: a request from one of them is counted by the login and sign-up throttles as coming from the address it names in X-Forwarded-For; empty: none (MAFIACLUB_TRUSTED_PROXIES)")
 	fs.BoolVar(&c.demo, "demo", false, "create the demo club (admin, host, twenty players) if it is not there")
 	fs.StringVar(&c.logFormat, "log-format", env("MAFIACLUB_LOG_FORMAT", "text"), "the log's format: text or json (MAFIACLUB_LOG_FORMAT)")
 	fs.StringVar(&c.metricsToken, "metrics-token", env("MAFIACLUB_METRICS_TOKEN", ""), "a token that opens /metrics to other machines (Authorization: Bearer TOKEN); without it, only this machine (MAFIACLUB_METRICS_TOKEN)")
@@ -102,6 +104,11 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	}
 	if (c.tlsCert == "") != (c.tlsKey == "") {
 		fmt.Fprintln(stderr, "mafiaclub: give both -tls-cert and -tls-key, or neither")
+		return 2
+	}
+	trusted, err := web.ParseTrustedProxies(c.trustedProxies)
+	if err != nil {
+		fmt.Fprintf(stderr, "mafiaclub: -trusted-proxies: %v\n", err)
 		return 2
 	}
 	if c.maxStreams <= 0 {
@@ -167,6 +174,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	site.Cookies = web.CookieSecurity(c.cookies)
 	site.MetricsToken = c.metricsToken
 	site.MaxStreams = c.maxStreams
+	site.TrustedProxies = trusted
 	if c.engine != "off" {
 		go startEngine(ctx, site, log)
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"mafiaclub/internal/club"
+	"mafiaclub/internal/web"
 	"mafiaclub/mafia"
 	"mafiaclub/mafia/record"
 )
@@ -240,4 +241,75 @@ func grepLines(s, sub string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// TestClientAddr: behind the club's proxies the throttles count the client's address, read from the right end of
+// X-Forwarded-For; a client cannot pass for another by writing the header itself, and a request from no trusted
+// proxy is its connection's peer whatever it says.
+func TestClientAddr(t *testing.T) {
+	trusted, err := web.ParseTrustedProxies("127.0.0.1, ::1, 10.0.0.0/8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		peer string
+		xff  []string
+		want string
+	}{
+		{"203.0.113.9:5000", nil, "203.0.113.9"},
+		{"203.0.113.9:5000", []string{"198.51.100.1"}, "203.0.113.9"},          // no proxy of ours: the header is the client's own words
+		{"127.0.0.1:5000", nil, "127.0.0.1"},                                   // a trusted proxy that names nobody
+		{"127.0.0.1:5000", []string{"198.51.100.1"}, "198.51.100.1"},           // Caddy on this machine
+		{"127.0.0.1:5000", []string{"6.6.6.6, 198.51.100.1"}, "198.51.100.1"},  // the client wrote 6.6.6.6 itself
+		{"127.0.0.1:5000", []string{"198.51.100.1, 10.1.2.3"}, "198.51.100.1"}, // a load balancer, then the proxy
+		{"127.0.0.1:5000", []string{"6.6.6.6", "198.51.100.1"}, "198.51.100.1"},
+		{"[::1]:5000", []string{"2001:db8::7"}, "2001:db8::7"},
+		{"127.0.0.1:5000", []string{"10.0.0.5"}, "10.0.0.5"}, // only proxies: the farthest one
+		{"127.0.0.1:5000", []string{"unknown"}, "127.0.0.1"}, // no address: the last one known
+		{"[::ffff:127.0.0.1]:5000", []string{"::ffff:198.51.100.1"}, "198.51.100.1"},
+	} {
+		r, _ := http.NewRequest(http.MethodGet, "/", nil)
+		r.RemoteAddr = tc.peer
+		for _, v := range tc.xff {
+			r.Header.Add("X-Forwarded-For", v)
+		}
+		if got := web.ClientAddr(r, trusted); got != tc.want {
+			t.Errorf("peer %s, X-Forwarded-For %q: %s, want %s", tc.peer, tc.xff, got, tc.want)
+		}
+		if got := web.ClientAddr(r, nil); got != strings.Trim(tc.peer[:strings.LastIndex(tc.peer, ":")], "[]") {
+			t.Errorf("no trusted proxies, peer %s: %s", tc.peer, got)
+		}
+	}
+	if _, err := web.ParseTrustedProxies("10.0.0.0/33"); err == nil {
+		t.Error("a prefix of 33 bits accepted")
+	}
+	if _, err := web.ParseTrustedProxies("proxy.example.org"); err == nil {
+		t.Error("a name accepted as a proxy's address")
+	}
+}
+
+// TestSignUpThrottledPerForwardedAddress: behind a trusted proxy, the sign-up throttle (10 an hour per address)
+// counts each client's address, so one address's sign-ups do not close the club's door to the others.
+func TestSignUpThrottledPerForwardedAddress(t *testing.T) {
+	h := newHarness(t)
+	h.site.TrustedProxies, _ = web.ParseTrustedProxies("127.0.0.1,::1")
+	signup := func(i int, from string) int {
+		req, _ := http.NewRequest(http.MethodPost, h.srv.URL+"/signup", strings.NewReader(url.Values{
+			"login": {fmt.Sprintf("newcomer%d", i)}, "nick": {fmt.Sprintf("Newcomer %d", i)},
+			"password": {"secret-pass"}, "password2": {"secret-pass"}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("X-Forwarded-For", from)
+		return h.do(h.client(), req).StatusCode
+	}
+	for i := range 10 {
+		if code := signup(i, "198.51.100.1"); code != http.StatusSeeOther {
+			t.Fatalf("sign-up %d: %d", i+1, code)
+		}
+	}
+	if code := signup(10, "198.51.100.1"); code != http.StatusTooManyRequests {
+		t.Errorf("the 11th sign-up from one address: %d, want 429", code)
+	}
+	if code := signup(11, "198.51.100.2"); code != http.StatusSeeOther {
+		t.Errorf("another client behind the same proxy: %d, want its sign-up taken", code)
+	}
 }

@@ -33,7 +33,7 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	err := s.svc.Accounts.SignUp(r.Context(), club.SignUpForm{Login: v.Login, Password: r.PostFormValue("password"), Nick: v.Nick,
-		RealName: v.RealName, Addr: clientAddr(r)})
+		RealName: v.RealName, Addr: s.clientAddr(r)})
 	switch code := club.ErrorCode(err); code {
 	case "":
 		http.Redirect(w, r, "/signup?done=1", http.StatusSeeOther)

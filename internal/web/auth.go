@@ -1,8 +1,10 @@
 package web
 
 import (
+	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 
 	"mafiaclub/internal/club"
@@ -36,7 +38,7 @@ func (s *Server) loginForm(w http.ResponseWriter, r *http.Request) {
 // login checks a login and password (club.Accounts.Login: throttled, one answer for a wrong login and a wrong
 // password) and opens a session.
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
-	f := club.Credentials{Login: r.PostFormValue("login"), Password: r.PostFormValue("password"), Addr: clientAddr(r)}
+	f := club.Credentials{Login: r.PostFormValue("login"), Password: r.PostFormValue("password"), Addr: s.clientAddr(r)}
 	next := safeNext(r.PostFormValue("next"))
 	_, token, err := s.svc.Accounts.Login(r.Context(), f)
 	if err != nil {
@@ -64,14 +66,74 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, next, http.StatusSeeOther)
 }
 
-// clientAddr is the address a request came from, for the throttles (a reverse proxy's own address when there is
-// one: its clients share it, and its limits are set for that).
-func clientAddr(r *http.Request) string {
+// clientAddr is the address a request came from, for the throttles: the connection's peer, or, when the peer is
+// one of the server's trusted proxies, the address the proxies say they had it from.
+func (s *Server) clientAddr(r *http.Request) string { return ClientAddr(r, s.TrustedProxies) }
+
+// ClientAddr is the address r came from. Its connection's peer, unless the peer is in trusted (a reverse proxy or
+// load balancer of the club's): then X-Forwarded-For is read from its right end, each proxy having appended the
+// address it had the request from, and the first address there that is not a trusted proxy is the client's. A
+// client that writes X-Forwarded-For itself only adds addresses to the left of the one its proxy appended, so it
+// cannot pass for another; and a request that comes from no trusted proxy is not read for the header at all.
+func ClientAddr(r *http.Request, trusted []netip.Prefix) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
-		return r.RemoteAddr
+		host = r.RemoteAddr
 	}
-	return host
+	peer, err := netip.ParseAddr(host)
+	if err != nil || !isTrusted(peer.Unmap(), trusted) {
+		return host
+	}
+	addr := peer
+	hops := r.Header.Values("X-Forwarded-For")
+	for i := len(hops) - 1; i >= 0; i-- {
+		parts := strings.Split(hops[i], ",")
+		for j := len(parts) - 1; j >= 0; j-- {
+			a, err := netip.ParseAddr(strings.TrimSpace(parts[j]))
+			if err != nil {
+				return addr.Unmap().String() // a hop that is no address: the last one known
+			}
+			addr = a.Unmap()
+			if !isTrusted(addr, trusted) {
+				return addr.String()
+			}
+		}
+	}
+	return addr.Unmap().String()
+}
+
+func isTrusted(a netip.Addr, trusted []netip.Prefix) bool {
+	for _, p := range trusted {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseTrustedProxies reads a comma-separated list of addresses and prefixes ("127.0.0.1", "10.0.0.0/8", "::1").
+func ParseTrustedProxies(list string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, x := range strings.Split(list, ",") {
+		x = strings.TrimSpace(x)
+		if x == "" {
+			continue
+		}
+		if strings.Contains(x, "/") {
+			p, err := netip.ParsePrefix(x)
+			if err != nil {
+				return nil, fmt.Errorf("trusted proxy %q: %v", x, err)
+			}
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(x)
+		if err != nil {
+			return nil, fmt.Errorf("trusted proxy %q: %v", x, err)
+		}
+		out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+	}
+	return out, nil
 }
 
 type passwordView struct {

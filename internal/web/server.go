@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -54,6 +55,10 @@ type Server struct {
 	MetricsToken string
 	// BackupDir is where an admin's backups from the site are written ("" : the site offers none).
 	BackupDir string
+	// TrustedProxies are the club's reverse proxies and load balancers: a request from one of them is counted by
+	// the throttles as coming from the address it names in X-Forwarded-For (ClientAddr). None: every request is
+	// its connection's peer.
+	TrustedProxies []netip.Prefix
 	// MaxStreams bounds the server-sent event streams open at once (spectators' and hosts' devices'): each costs
 	// some 6 KiB and a connection, so a flood of them is refused (503) rather than let grow. 0: DefaultMaxStreams.
 	MaxStreams  int
