@@ -87,11 +87,11 @@ var errStreams = club.Errorf(club.Busy, "too many live streams are open")
 // streamSlot takes one of the MaxStreams places for an event stream; the caller calls release when the stream
 // ends. Every stream is counted in the metrics.
 func (s *Server) streamSlot() (release func(), err error) {
-	max := int64(s.MaxStreams)
-	if max <= 0 {
-		max = DefaultMaxStreams
+	limit := int64(s.MaxStreams)
+	if limit <= 0 {
+		limit = DefaultMaxStreams
 	}
-	if s.openStreams.Add(1) > max {
+	if s.openStreams.Add(1) > limit {
 		s.openStreams.Add(-1)
 		return nil, errStreams
 	}
