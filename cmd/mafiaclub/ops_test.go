@@ -332,7 +332,7 @@ func runQuick(bin string, args ...string) (string, error) {
 // TestServeRefusesBadLimits: a bound on live streams that is not a positive number, or a trusted proxy that is no
 // address, stops the server at start with the flag named, rather than leaving a limit unset or wrong.
 func TestServeRefusesBadLimits(t *testing.T) {
-	for _, args := range [][]string{{"-max-streams", "0"}, {"-max-streams", "-5"}, {"-trusted-proxies", "10.0.0.0/8,proxy.example.org"}} {
+	for _, args := range [][]string{{"-max-streams", "0"}, {"-max-streams", "-5"}, {"-max-streams-per-address", "0"}, {"-trusted-proxies", "10.0.0.0/8,proxy.example.org"}} {
 		var out, errOut strings.Builder
 		code := serve(append(args, "-data", t.TempDir(), "-engine", "off"), &out, &errOut)
 		if code != 2 || !strings.Contains(errOut.String(), args[0]) {

@@ -39,7 +39,7 @@ type config struct {
 	tlsCert, tlsKey                   string
 	demo                              bool
 	engine                            string
-	maxStreams                        int
+	maxStreams, maxStreamsPerAddress  int
 	trustedProxies                    string
 }
 
@@ -56,6 +56,11 @@ func serveFlags(fs *flag.FlagSet) *config {
 		maxStreams = -1 // refused when the server starts
 	}
 	fs.IntVar(&c.maxStreams, "max-streams", maxStreams, "the live streams (spectators' and hosts' devices') open at once; one more is refused with 503, about 6 KiB of memory each (MAFIACLUB_MAX_STREAMS)")
+	perAddress, err := strconv.Atoi(env("MAFIACLUB_MAX_STREAMS_PER_ADDRESS", strconv.Itoa(web.DefaultMaxStreamsPerAddress)))
+	if err != nil {
+		perAddress = -1 // refused when the server starts
+	}
+	fs.IntVar(&c.maxStreamsPerAddress, "max-streams-per-address", perAddress, "the live streams one client address may hold open (behind a trusted proxy, the client's own address) (MAFIACLUB_MAX_STREAMS_PER_ADDRESS)")
 	fs.StringVar(&c.trustedProxies, "trusted-proxies", env("MAFIACLUB_TRUSTED_PROXIES", "127.0.0.1,::1"), "the club's reverse proxies and load balancers, addresses or prefixes, comma-separated: a request from one of them is counted by the login and sign-up throttles as coming from the address it names in X-Forwarded-For; empty: none (MAFIACLUB_TRUSTED_PROXIES)")
 	fs.BoolVar(&c.demo, "demo", false, "create the demo club (admin, host, twenty players) if it is not there")
 	fs.StringVar(&c.logFormat, "log-format", env("MAFIACLUB_LOG_FORMAT", "text"), "the log's format: text or json (MAFIACLUB_LOG_FORMAT)")
@@ -113,6 +118,10 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	}
 	if c.maxStreams <= 0 {
 		fmt.Fprintln(stderr, "mafiaclub: -max-streams (MAFIACLUB_MAX_STREAMS) is a positive number of streams")
+		return 2
+	}
+	if c.maxStreamsPerAddress <= 0 {
+		fmt.Fprintln(stderr, "mafiaclub: -max-streams-per-address (MAFIACLUB_MAX_STREAMS_PER_ADDRESS) is a positive number of streams")
 		return 2
 	}
 	zone, err := time.LoadLocation(c.tz)
@@ -173,7 +182,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	site.Log = log
 	site.Cookies = web.CookieSecurity(c.cookies)
 	site.MetricsToken = c.metricsToken
-	site.MaxStreams = c.maxStreams
+	site.MaxStreams, site.MaxStreamsPerAddress = c.maxStreams, c.maxStreamsPerAddress
 	site.TrustedProxies = trusted
 	if c.engine != "off" {
 		go startEngine(ctx, site, log)

@@ -170,39 +170,51 @@ func TestUnknownAddressGetsTheSitesPage(t *testing.T) {
 	}
 }
 
-// TestStreamsBounded: the server keeps at most MaxStreams event streams open; one more is refused at once with 503
-// and Retry-After (nothing is held for it), every open one is counted in the metrics, and a place comes free when
-// a stream ends.
+// TestStreamsBounded: the server keeps at most MaxStreams event streams open, and at most MaxStreamsPerAddress for
+// one client (behind the club's proxy, each client's own address); one more is refused at once with 503 and
+// Retry-After (nothing is held for it), every open one is counted in the metrics, and a place comes free when a
+// stream ends.
 func TestStreamsBounded(t *testing.T) {
 	h := newHarness(t)
-	h.site.MaxStreams = 3
-	open := func() (*http.Response, error) {
-		return http.Get(h.srv.URL + "/live/events")
-	}
-	var streams []*http.Response
-	for range 3 {
-		resp, err := open()
+	h.site.MaxStreams, h.site.MaxStreamsPerAddress = 3, 2
+	h.site.TrustedProxies, _ = web.ParseTrustedProxies("127.0.0.1,::1")
+	open := func(from string) *http.Response {
+		req, _ := http.NewRequest(http.MethodGet, h.srv.URL+"/live/events", nil)
+		req.Header.Set("X-Forwarded-For", from)
+		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("stream %d: %d", len(streams)+1, resp.StatusCode)
-		}
-		streams = append(streams, resp)
+		return resp
 	}
+	var streams []*http.Response
 	defer func() {
 		for _, s := range streams {
 			s.Body.Close()
 		}
 	}()
-	resp, err := open()
-	if err != nil {
-		t.Fatal(err)
+	refused := func(what string, resp *http.Response) {
+		t.Helper()
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+			t.Fatalf("%s: %d, Retry-After %q; want 503 with Retry-After", what, resp.StatusCode, resp.Header.Get("Retry-After"))
+		}
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
-		t.Fatalf("a stream beyond the bound: %d, Retry-After %q; want 503 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"))
+	for _, from := range []string{"198.51.100.1", "198.51.100.1"} {
+		if resp := open(from); resp.StatusCode != http.StatusOK {
+			t.Fatalf("stream %d: %d", len(streams)+1, resp.StatusCode)
+		} else {
+			streams = append(streams, resp)
+		}
 	}
+	refused("a third stream from one address", open("198.51.100.1"))
+	if resp := open("198.51.100.2"); resp.StatusCode != http.StatusOK {
+		t.Fatalf("another address's stream: %d", resp.StatusCode)
+	} else {
+		streams = append(streams, resp)
+	}
+	refused("a stream beyond the server's bound", open("198.51.100.3"))
+
 	m, err := http.Get(h.srv.URL + "/metrics")
 	if err != nil {
 		t.Fatal(err)
@@ -216,10 +228,7 @@ func TestStreamsBounded(t *testing.T) {
 	streams = streams[1:]
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		resp, err := open()
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := open("198.51.100.1")
 		if resp.StatusCode == http.StatusOK {
 			streams = append(streams, resp)
 			break

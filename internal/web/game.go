@@ -245,7 +245,7 @@ func (s *Server) gameLive(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := st.Game.ID
-	release, err := s.streamSlot()
+	release, err := s.streamSlot(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -261,7 +261,7 @@ func (s *Server) liveEvents(w http.ResponseWriter, r *http.Request) {
 	if id == 0 {
 		mode = spectator.Public
 	}
-	release, err := s.streamSlot()
+	release, err := s.streamSlot(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -15,6 +15,7 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -61,8 +62,13 @@ type Server struct {
 	TrustedProxies []netip.Prefix
 	// MaxStreams bounds the server-sent event streams open at once (spectators' and hosts' devices'): each costs
 	// some 6 KiB and a connection, so a flood of them is refused (503) rather than let grow. 0: DefaultMaxStreams.
-	MaxStreams  int
-	openStreams atomic.Int64
+	MaxStreams int
+	// MaxStreamsPerAddress bounds the streams one client address may hold (ClientAddr), so that one source cannot
+	// take every place. 0: DefaultMaxStreamsPerAddress.
+	MaxStreamsPerAddress int
+	openStreams          atomic.Int64
+	streamsMu            sync.Mutex
+	streamsPer           map[string]int // open streams per client address
 
 	pages   map[string]*template.Template
 	engine  atomic.Pointer[wasmengine.Module]
@@ -81,24 +87,44 @@ const sessionCookie = "mafiaclub_session"
 // about 120 MiB of the server's memory (measured: 6.0 KiB a spectator, docs/live.md).
 const DefaultMaxStreams = 20000
 
-// errStreams refuses a stream beyond MaxStreams.
+// DefaultMaxStreamsPerAddress is the bound on one client address's open streams: generous, since a club's or a
+// venue's wifi puts many phones behind one address, and still a tenth of all the places.
+const DefaultMaxStreamsPerAddress = 2000
+
+// errStreams refuses a stream beyond MaxStreams or MaxStreamsPerAddress.
 var errStreams = club.Errorf(club.Busy, "too many live streams are open")
 
-// streamSlot takes one of the MaxStreams places for an event stream; the caller calls release when the stream
-// ends. Every stream is counted in the metrics.
-func (s *Server) streamSlot() (release func(), err error) {
-	limit := int64(s.MaxStreams)
+// streamSlot takes one of the MaxStreams places for an event stream from r's client; the caller calls release when
+// the stream ends. Every stream is counted in the metrics.
+func (s *Server) streamSlot(r *http.Request) (release func(), err error) {
+	limit, perLimit := s.MaxStreams, s.MaxStreamsPerAddress
 	if limit <= 0 {
 		limit = DefaultMaxStreams
 	}
-	if s.openStreams.Add(1) > limit {
-		s.openStreams.Add(-1)
+	if perLimit <= 0 {
+		perLimit = DefaultMaxStreamsPerAddress
+	}
+	addr := s.clientAddr(r)
+	s.streamsMu.Lock()
+	if s.streamsPer == nil {
+		s.streamsPer = map[string]int{}
+	}
+	if s.streamsPer[addr] >= perLimit || s.openStreams.Load() >= int64(limit) {
+		s.streamsMu.Unlock()
 		return nil, errStreams
 	}
+	s.streamsPer[addr]++
+	s.openStreams.Add(1)
+	s.streamsMu.Unlock()
 	s.metrics.streams.Inc()
 	return func() {
 		s.metrics.streams.Dec()
+		s.streamsMu.Lock()
+		if s.streamsPer[addr]--; s.streamsPer[addr] == 0 {
+			delete(s.streamsPer, addr) // the map holds only addresses with streams open
+		}
 		s.openStreams.Add(-1)
+		s.streamsMu.Unlock()
 	}, nil
 }
 
