@@ -26,7 +26,11 @@ func NewDelta(id, base string, old, new []string) *Frame {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false) // the view's markup as it is: "<" is one byte, not six
-	enc.Encode(deltaData{Base: base, Ops: diffLines(old, new)})
+	ops := diffLines(old, new)
+	if ops == nil {
+		return nil
+	}
+	enc.Encode(deltaData{Base: base, Ops: ops})
 	b := bytes.TrimSpace(buf.Bytes())
 	size := 0
 	for _, l := range new {
@@ -38,9 +42,43 @@ func NewDelta(id, base string, old, new []string) *Frame {
 	return NewFrame(id, "delta", b)
 }
 
-// diffLines is a line diff by longest common subsequence (views are a few dozen lines: the table is small).
+// maxDiffCells bounds the table of a line diff (its rows times its columns, after the lines the views share at
+// their start and end are set aside): a view that changed more than that is sent whole, so that no view, however
+// long (the list of live games grows with the club), costs a diff of unbounded memory and time.
+const maxDiffCells = 1 << 16
+
+// diffLines is a line diff by longest common subsequence of what lies between the lines a and b share at their
+// start and at their end (a change is usually a line or two in a view of a few dozen); nil when that middle is
+// larger than maxDiffCells.
 func diffLines(a, b []string) []any {
+	head := 0
+	for head < len(a) && head < len(b) && a[head] == b[head] {
+		head++
+	}
+	tail := 0
+	for tail < len(a)-head && tail < len(b)-head && a[len(a)-1-tail] == b[len(b)-1-tail] {
+		tail++
+	}
+	mid := diffMiddle(a[head:len(a)-tail], b[head:len(b)-tail])
+	if mid == nil {
+		return nil
+	}
+	ops := make([]any, 0, len(mid)+2)
+	if head > 0 {
+		ops = append(ops, []any{"k", head})
+	}
+	ops = append(ops, mid...)
+	if tail > 0 {
+		ops = append(ops, []any{"k", tail})
+	}
+	return ops
+}
+
+func diffMiddle(a, b []string) []any {
 	n, m := len(a), len(b)
+	if (n+1)*(m+1) > maxDiffCells {
+		return nil
+	}
 	lcs := make([][]int32, n+1)
 	for i := range lcs {
 		lcs[i] = make([]int32, m+1)
@@ -89,7 +127,7 @@ func diffLines(a, b []string) []any {
 			i++
 		}
 	}
-	ops := make([]any, len(list))
+	ops := make([]any, len(list), len(list)+2)
 	for k, o := range list {
 		if o.kind == "i" {
 			ops[k] = []any{"i", o.lines}
@@ -100,8 +138,8 @@ func diffLines(a, b []string) []any {
 	return ops
 }
 
-// ApplyDelta applies a delta's ops to a view's lines (the inverse of NewDelta, for clients written in Go: tests and
-// load tools).
+// ApplyDelta applies a delta's ops to a view's lines (the inverse of NewDelta, for clients written in Go: the
+// tests' stream client).
 func ApplyDelta(lines []string, data []byte) (base string, out []string, ok bool) {
 	var d struct {
 		Base string            `json:"base"`

@@ -54,3 +54,29 @@ func TestDeltaRoundTrip(t *testing.T) {
 		t.Fatal("a delta for a longer view applied")
 	}
 }
+
+// TestDeltaBounded: a long view with one line changed still gets a small delta (the lines both views share at
+// their start and end are not diffed), and a view changed throughout beyond the diff's bound is sent whole (nil)
+// rather than costing a table of its length squared.
+func TestDeltaBounded(t *testing.T) {
+	old := make([]string, 5000)
+	for i := range old {
+		old[i] = "line " + strconv.Itoa(i)
+	}
+	cur := slices.Clone(old)
+	cur[2500] = "changed"
+	f := NewDelta("b", "a", old, cur)
+	if f == nil || len(f.wire) > 200 {
+		t.Fatalf("one line of 5,000 changed: delta %v", f)
+	}
+	if _, got, ok := ApplyDelta(old, []byte(strings.SplitN(string(f.wire), "data: ", 2)[1])); !ok || !slices.Equal(got, cur) {
+		t.Fatalf("the delta does not give the new view")
+	}
+	all := make([]string, 1000)
+	for i := range all {
+		all[i] = "other " + strconv.Itoa(i)
+	}
+	if d := diffLines(old[:1000], all); d != nil {
+		t.Errorf("1,000 lines all changed were diffed (%d ops) past the bound of %d cells", len(d), maxDiffCells)
+	}
+}

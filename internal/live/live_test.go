@@ -241,6 +241,38 @@ func TestStreamEnds(t *testing.T) {
 	}
 }
 
+// TestStreamHTTP10: a client speaking HTTP/1.0 (a proxy's default towards its servers) gets the events as they
+// are, not wrapped in HTTP/1.1's chunks, which it would read as part of the stream.
+func TestStreamHTTP10(t *testing.T) {
+	topic := NewTopic(nil)
+	topic.Publish(NewFrame("k1", "view", []byte("x")))
+	done := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		Stream{Heartbeat: time.Hour, WriteTimeout: time.Second, Done: done}.Serve(w, r, topic, "")
+	}))
+	defer srv.Close()
+	defer close(done)
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET / HTTP/1.0\r\nHost: x\r\n\r\n")
+	rd := bufio.NewReader(conn)
+	var got strings.Builder
+	for !strings.Contains(got.String(), "data: x\n\n") {
+		line, err := rd.ReadString('\n')
+		if err != nil {
+			t.Fatalf("%v after %q", err, got.String())
+		}
+		got.WriteString(line)
+	}
+	head, body, _ := strings.Cut(got.String(), "\r\n\r\n")
+	if strings.Contains(strings.ToLower(head), "chunked") || body != "retry: 2000\n\nid: k1\nevent: view\ndata: x\n\n" {
+		t.Errorf("an HTTP/1.0 stream: head %q, body %q", head, body)
+	}
+}
+
 // TestHubEveryGame: a subscription to game 0 hears every game; a slow subscriber keeps the newest version.
 func TestHubEveryGame(t *testing.T) {
 	h := NewHub()

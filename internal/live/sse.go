@@ -1,6 +1,7 @@
 package live
 
 import (
+	"bufio"
 	"bytes"
 	"net"
 	"net/http"
@@ -26,9 +27,8 @@ func chunked(b []byte) []byte {
 }
 
 var (
-	heartbeat      = []byte(": heartbeat\n\n")
-	heartbeatChunk = chunked(heartbeat)
-	lastChunk      = []byte("0\r\n\r\n")
+	heartbeat = []*Frame{{wire: []byte(": heartbeat\n\n"), chunk: chunked([]byte(": heartbeat\n\n"))}}
+	lastChunk = []byte("0\r\n\r\n")
 )
 
 // NewFrame encodes an event with its id, name and data (each line of data its own "data:" line).
@@ -188,12 +188,14 @@ func (s Stream) Serve(w http.ResponseWriter, r *http.Request, t *Topic, lastID s
 	// in one system call of pre-encoded chunks: net/http's path (its buffers, the chunk's header formatted per
 	// write, the flush through each middleware's writer) was a measurable part of a fan-out to 5,000 clients. A
 	// server that cannot hand its connection over (HTTP/2) writes through the response as before.
+	// HTTP/1.0 (a proxy's default towards its servers) has no chunks: it is written through the response too.
 	var out sink
-	if conn, brw, err := rc.Hijack(); err == nil {
+	if conn, brw, err := hijack(r, rc); err == nil {
 		defer conn.Close()
 		gone := make(chan struct{})
-		go func() { // the client sends nothing more on a stream: a byte or its close ends it
-			_, _ = brw.Read(make([]byte, 1))
+		in := brw.Reader // only the reader: the writer's buffer is not kept for the stream's life
+		go func() {      // the client sends nothing more on a stream: a byte or its close ends it
+			_, _ = in.Read(make([]byte, 1))
 			close(gone)
 		}()
 		out = &connSink{conn: conn, dl: deadline{timeout: s.WriteTimeout}, gone: gone}
@@ -227,7 +229,7 @@ func (s Stream) Serve(w http.ResponseWriter, r *http.Request, t *Topic, lastID s
 		case <-tick.C:
 			if now := time.Now(); now.Sub(last) >= s.Heartbeat/2 {
 				last = now
-				if !out.heartbeat(now) {
+				if !out.frames(heartbeat, now) {
 					return
 				}
 			}
@@ -235,10 +237,16 @@ func (s Stream) Serve(w http.ResponseWriter, r *http.Request, t *Topic, lastID s
 	}
 }
 
+func hijack(r *http.Request, rc *http.ResponseController) (net.Conn, *bufio.ReadWriter, error) {
+	if !r.ProtoAtLeast(1, 1) {
+		return nil, nil, http.ErrNotSupported
+	}
+	return rc.Hijack()
+}
+
 // sink is where a stream's frames are written.
 type sink interface {
 	frames(fs []*Frame, now time.Time) bool
-	heartbeat(now time.Time) bool
 	done() <-chan struct{} // closed when the client is gone
 }
 
@@ -266,32 +274,24 @@ type connSink struct {
 	bufs net.Buffers
 }
 
-func (s *connSink) write(now time.Time, bufs ...[]byte) bool {
+func (s *connSink) frames(fs []*Frame, now time.Time) bool {
 	if at, move := s.dl.due(now); move {
 		_ = s.conn.SetWriteDeadline(at)
 	}
-	if len(bufs) == 1 {
-		_, err := s.conn.Write(bufs[0])
+	if len(fs) == 1 {
+		_, err := s.conn.Write(fs[0].chunk)
 		return err == nil
 	}
-	s.bufs = append(s.bufs[:0], bufs...)
-	_, err := s.bufs.WriteTo(s.conn)
+	s.bufs = s.bufs[:0]
+	for _, f := range fs {
+		s.bufs = append(s.bufs, f.chunk)
+	}
+	out := s.bufs // WriteTo consumes the copy, the scratch keeps its room
+	_, err := out.WriteTo(s.conn)
 	return err == nil
 }
 
-func (s *connSink) frames(fs []*Frame, now time.Time) bool {
-	if len(fs) == 1 {
-		return s.write(now, fs[0].chunk)
-	}
-	bufs := make([][]byte, len(fs))
-	for i, f := range fs {
-		bufs[i] = f.chunk
-	}
-	return s.write(now, bufs...)
-}
-
-func (s *connSink) heartbeat(now time.Time) bool { return s.write(now, heartbeatChunk) }
-func (s *connSink) done() <-chan struct{}        { return s.gone }
+func (s *connSink) done() <-chan struct{} { return s.gone }
 
 // end closes the chunked body, so that a client sees the stream end rather than break.
 func (s *connSink) end() {
@@ -307,25 +307,16 @@ type responseSink struct {
 	gone <-chan struct{}
 }
 
-func (s *responseSink) write(now time.Time, bufs ...[]byte) bool {
+func (s *responseSink) frames(fs []*Frame, now time.Time) bool {
 	if at, move := s.dl.due(now); move {
 		_ = s.rc.SetWriteDeadline(at)
 	}
-	for _, b := range bufs {
-		if _, err := s.w.Write(b); err != nil {
+	for _, f := range fs {
+		if _, err := s.w.Write(f.wire); err != nil {
 			return false
 		}
 	}
 	return s.rc.Flush() == nil
 }
 
-func (s *responseSink) frames(fs []*Frame, now time.Time) bool {
-	bufs := make([][]byte, len(fs))
-	for i, f := range fs {
-		bufs[i] = f.wire
-	}
-	return s.write(now, bufs...)
-}
-
-func (s *responseSink) heartbeat(now time.Time) bool { return s.write(now, heartbeat) }
-func (s *responseSink) done() <-chan struct{}        { return s.gone }
+func (s *responseSink) done() <-chan struct{} { return s.gone }
