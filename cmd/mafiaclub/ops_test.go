@@ -329,12 +329,13 @@ func runQuick(bin string, args ...string) (string, error) {
 	return string(out), err
 }
 
-// TestServeRefusesBadLimits: a bound on live streams that is not a positive number, or a trusted proxy that is no
-// address, stops the server at start with the flag named, rather than leaving a limit unset or wrong.
+// TestServeRefusesBadLimits: a bound on live streams that is not a positive number, a trusted proxy that is no
+// address, or an engine setting that is neither auto nor off, stops the server at start with the flag named,
+// rather than leaving a limit unset or a setting read otherwise than meant.
 func TestServeRefusesBadLimits(t *testing.T) {
-	for _, args := range [][]string{{"-max-streams", "0"}, {"-max-streams", "-5"}, {"-max-streams-per-address", "0"}, {"-trusted-proxies", "10.0.0.0/8,proxy.example.org"}} {
+	for _, args := range [][]string{{"-max-streams", "0"}, {"-max-streams", "-5"}, {"-max-streams-per-address", "0"}, {"-engine", "false"}, {"-trusted-proxies", "10.0.0.0/8,proxy.example.org"}} {
 		var out, errOut strings.Builder
-		code := serve(append(args, "-data", t.TempDir(), "-engine", "off"), &out, &errOut)
+		code := serve(append([]string{"-data", t.TempDir(), "-engine", "off"}, args...), &out, &errOut) // the case's flag last: it wins
 		if code != 2 || !strings.Contains(errOut.String(), args[0]) {
 			t.Errorf("%v: exit %d, %q; want 2 and the flag named", args, code, errOut.String())
 		}

@@ -61,7 +61,7 @@ func serveFlags(fs *flag.FlagSet) *config {
 		perAddress = -1 // refused when the server starts
 	}
 	fs.IntVar(&c.maxStreamsPerAddress, "max-streams-per-address", perAddress, "the live streams one client address may hold open (behind a trusted proxy, the client's own address) (MAFIACLUB_MAX_STREAMS_PER_ADDRESS)")
-	fs.StringVar(&c.trustedProxies, "trusted-proxies", env("MAFIACLUB_TRUSTED_PROXIES", "127.0.0.1,::1"), "the club's reverse proxies and load balancers, addresses or prefixes, comma-separated: a request from one of them is counted by the login and sign-up throttles as coming from the address it names in X-Forwarded-For; empty: none (MAFIACLUB_TRUSTED_PROXIES)")
+	fs.StringVar(&c.trustedProxies, "trusted-proxies", env("MAFIACLUB_TRUSTED_PROXIES", "127.0.0.1,::1"), "the club's reverse proxies and load balancers, addresses or prefixes, comma-separated: a request from one of them is counted by the login and sign-up throttles and the streams' bound per address as coming from the address it names in X-Forwarded-For; empty: none (MAFIACLUB_TRUSTED_PROXIES)")
 	fs.BoolVar(&c.demo, "demo", false, "create the demo club (admin, host, twenty players) if it is not there")
 	fs.StringVar(&c.logFormat, "log-format", env("MAFIACLUB_LOG_FORMAT", "text"), "the log's format: text or json (MAFIACLUB_LOG_FORMAT)")
 	fs.StringVar(&c.metricsToken, "metrics-token", env("MAFIACLUB_METRICS_TOKEN", ""), "a token that opens /metrics to other machines (Authorization: Bearer TOKEN); without it, only this machine (MAFIACLUB_METRICS_TOKEN)")
@@ -109,6 +109,10 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	}
 	if (c.tlsCert == "") != (c.tlsKey == "") {
 		fmt.Fprintln(stderr, "mafiaclub: give both -tls-cert and -tls-key, or neither")
+		return 2
+	}
+	if c.engine != "auto" && c.engine != "off" {
+		fmt.Fprintf(stderr, "mafiaclub: -engine is auto or off, not %q\n", c.engine)
 		return 2
 	}
 	trusted, err := web.ParseTrustedProxies(c.trustedProxies)

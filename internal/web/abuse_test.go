@@ -272,7 +272,11 @@ func TestClientAddr(t *testing.T) {
 		{"127.0.0.1:5000", []string{"6.6.6.6, 198.51.100.1"}, "198.51.100.1"},  // the client wrote 6.6.6.6 itself
 		{"127.0.0.1:5000", []string{"198.51.100.1, 10.1.2.3"}, "198.51.100.1"}, // a load balancer, then the proxy
 		{"127.0.0.1:5000", []string{"6.6.6.6", "198.51.100.1"}, "198.51.100.1"},
-		{"[::1]:5000", []string{"2001:db8::7"}, "2001:db8::7"},
+		{"[::1]:5000", []string{"2001:db8::7"}, "2001:db8::/64"}, // one subscriber's /64 is one client
+		{"[2001:db8:0:1::5]:5000", nil, "2001:db8:0:1::/64"},
+		{"127.0.0.1:5000", []string{"198.51.100.1:4711"}, "198.51.100.1"}, // a proxy that writes the port
+		{"127.0.0.1:5000", []string{"6.6.6.6, unknown, 198.51.100.1"}, "198.51.100.1"},
+		{"127.0.0.1:5000", []string{"6.6.6.6, unknown"}, "127.0.0.1"}, // left of "unknown" is the client's word
 		{"127.0.0.1:5000", []string{"10.0.0.5"}, "10.0.0.5"}, // only proxies: the farthest one
 		{"127.0.0.1:5000", []string{"unknown"}, "127.0.0.1"}, // no address: the last one known
 		{"[::ffff:127.0.0.1]:5000", []string{"::ffff:198.51.100.1"}, "198.51.100.1"},
@@ -285,8 +289,10 @@ func TestClientAddr(t *testing.T) {
 		if got := web.ClientAddr(r, trusted); got != tc.want {
 			t.Errorf("peer %s, X-Forwarded-For %q: %s, want %s", tc.peer, tc.xff, got, tc.want)
 		}
-		if got := web.ClientAddr(r, nil); got != strings.Trim(tc.peer[:strings.LastIndex(tc.peer, ":")], "[]") {
-			t.Errorf("no trusted proxies, peer %s: %s", tc.peer, got)
+		bare, _ := http.NewRequest(http.MethodGet, "/", nil)
+		bare.RemoteAddr = tc.peer
+		if got, peer := web.ClientAddr(r, nil), web.ClientAddr(bare, trusted); got != peer {
+			t.Errorf("no trusted proxies, peer %s with X-Forwarded-For %q: %s, want the peer's %s", tc.peer, tc.xff, got, peer)
 		}
 	}
 	if _, err := web.ParseTrustedProxies("10.0.0.0/33"); err == nil {

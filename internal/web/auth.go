@@ -70,36 +70,55 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 // one of the server's trusted proxies, the address the proxies say they had it from.
 func (s *Server) clientAddr(r *http.Request) string { return ClientAddr(r, s.TrustedProxies) }
 
-// ClientAddr is the address r came from. Its connection's peer, unless the peer is in trusted (a reverse proxy or
-// load balancer of the club's): then X-Forwarded-For is read from its right end, each proxy having appended the
-// address it had the request from, and the first address there that is not a trusted proxy is the client's. A
-// client that writes X-Forwarded-For itself only adds addresses to the left of the one its proxy appended, so it
-// cannot pass for another; and a request that comes from no trusted proxy is not read for the header at all.
+// ClientAddr is the address r came from, as the throttles count it. Its connection's peer, unless the peer is in
+// trusted (a reverse proxy or load balancer of the club's): then X-Forwarded-For is read from its right end, each
+// proxy having appended the address it had the request from, and the first address there that is not a trusted
+// proxy is the client's. A client that writes X-Forwarded-For itself only adds addresses to the left of the one its
+// proxy appended, so it cannot pass for another; a hop that is no address ("unknown") ends the reading at the last
+// address known, since what lies to its left is the client's own words. An IPv6 client counts as its /64: one
+// subscriber holds a whole /64 and could otherwise take a new address for each attempt.
 func ClientAddr(r *http.Request, trusted []netip.Prefix) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		host = r.RemoteAddr
 	}
 	peer, err := netip.ParseAddr(host)
-	if err != nil || !isTrusted(peer.Unmap(), trusted) {
+	if err != nil {
 		return host
 	}
-	addr := peer
-	hops := r.Header.Values("X-Forwarded-For")
-	for i := len(hops) - 1; i >= 0; i-- {
-		parts := strings.Split(hops[i], ",")
-		for j := len(parts) - 1; j >= 0; j-- {
-			a, err := netip.ParseAddr(strings.TrimSpace(parts[j]))
-			if err != nil {
-				return addr.Unmap().String() // a hop that is no address: the last one known
-			}
-			addr = a.Unmap()
-			if !isTrusted(addr, trusted) {
-				return addr.String()
+	addr := peer.Unmap()
+	if isTrusted(addr, trusted) {
+		hops := r.Header.Values("X-Forwarded-For")
+	read:
+		for i := len(hops) - 1; i >= 0; i-- {
+			parts := strings.Split(hops[i], ",")
+			for j := len(parts) - 1; j >= 0; j-- {
+				a, ok := hopAddr(strings.TrimSpace(parts[j]))
+				if !ok {
+					break read
+				}
+				addr = a
+				if !isTrusted(addr, trusted) {
+					break read
+				}
 			}
 		}
 	}
-	return addr.Unmap().String()
+	if addr.Is6() {
+		return netip.PrefixFrom(addr, 64).Masked().String()
+	}
+	return addr.String()
+}
+
+// hopAddr reads one hop of X-Forwarded-For: an address, or an address and port as some proxies write it.
+func hopAddr(s string) (netip.Addr, bool) {
+	if a, err := netip.ParseAddr(s); err == nil {
+		return a.Unmap(), true
+	}
+	if ap, err := netip.ParseAddrPort(s); err == nil {
+		return ap.Addr().Unmap(), true
+	}
+	return netip.Addr{}, false
 }
 
 func isTrusted(a netip.Addr, trusted []netip.Prefix) bool {
