@@ -493,17 +493,38 @@ func TestE2EHostTimerAndKeys(t *testing.T) {
 	b := startAppTest(t).open()
 	b.tap("wake the city", "#act-day")
 	b.tap("next speaker", "#act-speech")
-	clock := func() string { return eval[string](b.hostBrowser, `document.getElementById('clock').textContent`) }
+	// the clock's text in seconds ("m:ss")
+	clock := func(what string) int {
+		t.Helper()
+		txt := eval[string](b.hostBrowser, `document.getElementById('clock').textContent`)
+		var m, s int
+		if n, err := fmt.Sscanf(txt, "%d:%02d", &m, &s); n != 2 || err != nil || s > 59 {
+			t.Fatalf("%s: the clock shows %q, not m:ss", what, txt)
+		}
+		return m*60 + s
+	}
 	b.until("the speech's timer runs", `document.getElementById('clock').textContent === '0:58'`, 5*time.Second)
+	b.do("-10 s", chromedp.Click(chromedp.ID("t-minus")))
+	if got := clock("after -10 s"); got < 47 || got > 48 { // 58 less 10, and one second may pass
+		t.Fatalf("after -10 s on a running 0:58 the timer shows %d s, want 48", got)
+	}
 	b.do("+10 s", chromedp.Click(chromedp.ID("t-plus")))
-	if got := clock(); got != "1:00" && got != "0:59" { // 60 s at most, one second may pass
-		t.Fatalf("after +10 s the timer shows %s", got)
+	if got := clock("after +10 s"); got < 57 || got > 58 {
+		t.Fatalf("after +10 s on a running 0:48 the timer shows %d s, want 58", got)
+	}
+	b.do("+10 s", chromedp.Click(chromedp.ID("t-plus")))
+	if got := clock("after +10 s again"); got < 59 || got > 60 { // 60 s at most
+		t.Fatalf("after +10 s on a running 0:58 the timer shows %d s, want 1:00 (the speech's limit)", got)
 	}
 	b.do("pause", chromedp.Click(chromedp.ID("t-pause")))
-	before := clock()
+	before := clock("paused")
 	b.do("-10 s", chromedp.Click(chromedp.ID("t-minus")))
-	if got, want := clock(), before[:2]+fmt.Sprint(int(before[2]-'0')-1)+before[3:]; before[2] > '0' && got != want {
-		t.Fatalf("after -10 s the timer shows %s, before %s", got, before)
+	if got := clock("paused, after -10 s"); got < before-11 || got > before-9 {
+		t.Fatalf("after -10 s on a paused timer it shows %d s, before %d s", got, before)
+	}
+	b.do("+10 s", chromedp.Click(chromedp.ID("t-plus")))
+	if got := clock("paused, after -10 s and +10 s"); got < before-1 || got > before+1 {
+		t.Fatalf("after -10 s and +10 s on a paused timer it shows %d s, before %d s", got, before)
 	}
 	v := b.version()
 	b.do("key 3", chromedp.KeyEvent("3"))
