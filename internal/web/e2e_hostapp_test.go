@@ -447,18 +447,27 @@ func TestE2EHostAppTapTimes(t *testing.T) {
 	// once while the page was idle (the browser compiles code as it first runs it)
 	b.until("the engine warmed up", `document.getElementById('host').getAttribute('data-warm') === 'yes'`, 20*time.Second)
 	// a whole game: until it has a result
-	for i := 0; i < 200 && eval[bool](b.hostBrowser, `!document.getElementById('winner')`); i++ {
+	taps := 0
+	for ; taps < 200 && eval[bool](b.hostBrowser, `!document.getElementById('winner')`); taps++ {
 		b.play(1)
 		time.Sleep(250 * time.Millisecond) // a host's pace, at its quickest: each tap's saving is done before the next
 	}
+	if b.count("#winner") == 0 {
+		t.Fatalf("the game has no result after %d taps (page %s)", taps, b.where())
+	}
 	b.until("saved", `mafiaclubHost.pending() === 0`, 20*time.Second)
+	// each tap is measured at its next frame: the last one's may come a moment after it was drawn
+	b.until(fmt.Sprintf("%d taps measured", taps), fmt.Sprintf(`window.mafiaclubTapParts.length >= %d`, taps), 5*time.Second)
 	type part struct{ Engine, Worker, Drawn, Frame float64 }
 	parts := eval[[]part](b.hostBrowser, `window.mafiaclubTapParts`)
+	if len(parts) != taps {
+		t.Fatalf("%d taps measured, %d played", len(parts), taps)
+	}
 	var eng, work, drawn, frame []float64
 	for _, p := range parts {
 		eng, work, drawn, frame = append(eng, p.Engine), append(work, p.Worker), append(drawn, p.Drawn), append(frame, p.Frame)
 	}
-	for i, p := range parts[:3] {
+	for i, p := range parts[:min(3, len(parts))] {
 		t.Logf("tap %d: engine %.1f, worker %.1f, drawn %.1f, frame %.1f ms", i+1, p.Engine, p.Worker, p.Drawn, p.Frame)
 	}
 	t.Logf("%d taps: the engine's answer %s (of which the engine itself %s); page drawn %s; to the frame %s", len(parts), summarize(eng), summarize(work), summarize(drawn), summarize(frame))
@@ -469,14 +478,23 @@ func TestE2EHostAppTapTimes(t *testing.T) {
 func TestE2EHostAppLoadTimes(t *testing.T) {
 	b := startAppTest(t).open() // the first load
 	const times = `(() => { const n = performance.getEntriesByType('navigation')[0]; const r = performance.getEntriesByName('engine-ready')[0];
-	  return [n.domContentLoadedEventEnd, r ? r.startTime : -1, n.transferSize]; })()`
-	first := eval[[]float64](b.hostBrowser, times)
+	  return [n ? n.domContentLoadedEventEnd : -1, r ? r.startTime : -1]; })()`
+	// marks reads the load's two marks; each must be there (the page shown, the engine ready once it is)
+	marks := func(what string) []float64 {
+		t.Helper()
+		m := eval[[]float64](b.hostBrowser, times)
+		if len(m) != 2 || m[0] <= 0 || m[1] <= 0 {
+			t.Fatalf("%s: [the page shown, the engine ready] at %v ms: a mark is missing (-1) or zero", what, m)
+		}
+		return m
+	}
+	first := marks("the first load")
 	b.until("the service worker controls the page", `!!navigator.serviceWorker.controller`, 10*time.Second)
 	var cached [][]float64
 	for i := 0; i < 5; i++ {
 		b.do("reload", chromedp.Reload())
 		b.ready()
-		cached = append(cached, eval[[]float64](b.hostBrowser, times))
+		cached = append(cached, marks(fmt.Sprintf("cached load %d", i+1)))
 	}
 	var shown, ready []float64
 	for _, c := range cached {
