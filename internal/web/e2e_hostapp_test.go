@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"regexp"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -13,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafiaclub/internal/club"
+	"mafiaclub/internal/hostview"
 	"mafiaclub/internal/wasmengine"
 	"mafiaclub/internal/web"
 	"mafiaclub/mafia/record"
@@ -194,6 +197,20 @@ func (b *appBrowser) offline(off bool) {
 	}
 }
 
+// cut cuts the network between the tab and the site (or brings it back): the tab's emulation, which tells the page
+// (navigator.onLine, the "offline" event), and the site unreachable, since the emulation lets a reloaded page's
+// first requests through.
+func (a *appTest) cut(b *appBrowser, off bool) {
+	a.t.Helper()
+	if off {
+		a.site.down.Store(true)
+		b.offline(true)
+		return
+	}
+	b.offline(false)
+	a.site.down.Store(false)
+}
+
 // serverRecord is the game as the server stores it.
 func serverRecord(t *testing.T, site *e2eSite, host *club.User, id int64) *club.State {
 	t.Helper()
@@ -222,6 +239,87 @@ func sameGame(t *testing.T, b *appBrowser, st *club.State) {
 	}
 	if got, want := string(record.ResultJSON(play, nil)), string(record.ResultJSON(st.Play, nil)); got != want {
 		t.Fatalf("results differ:\npage:   %s\nserver: %s", got, want)
+	}
+}
+
+// localGame is the game as the page's engine holds it, actions not yet saved included: what it draws.
+type localGame struct {
+	Version int64    `json:"version"`
+	Pending int      `json:"pending"`
+	Chrono  []string `json:"chrono"` // the chronology's lines, in order
+	Winner  string   `json:"winner"` // the result's heading, "" while the game goes on
+}
+
+// local asks the page's engine to draw the game as it holds it and reads what it drew.
+func (b *appBrowser) local() localGame {
+	b.t.Helper()
+	return evalAsync[localGame](b.hostBrowser, `mafiaclubHost.engine('draw').then(r => {
+	  if (r.error) { throw new Error(r.error); }
+	  const t = document.createElement('template');
+	  t.innerHTML = r.html;
+	  const w = t.content.querySelector('#winner');
+	  return { version: r.version, pending: r.pending, chrono: Array.from(t.content.querySelectorAll('#chronology li'), li => li.textContent),
+	    winner: w ? w.textContent : '' };
+	})`)
+}
+
+// clockTime is a chronology line's time ("Day 1, 19:42:05, ..."): the page's engine tells the tap's time, the
+// server the time the action reached it.
+var clockTime = regexp.MustCompile(`, \d\d:\d\d:\d\d, `)
+
+// sameAsLocal checks that the server's game is the one the page's engine held (captured before the page could
+// fetch the server's): the same events in the same order, as the chronology tells them (times aside), and the same
+// result.
+func sameAsLocal(t *testing.T, cat web.Catalog, lang string, local localGame, st *club.State) {
+	t.Helper()
+	times := make([]string, len(st.Record.Events))
+	for i := range times {
+		times[i] = "@"
+	}
+	var server []string
+	for _, l := range hostview.Chronology(cat, lang, st.Record, times) {
+		server = append(server, l.Text)
+	}
+	var mine []string
+	for _, l := range local.Chrono {
+		mine = append(mine, clockTime.ReplaceAllString(l, ", @, "))
+	}
+	if len(server) != len(st.Record.Events) || !reflect.DeepEqual(mine, server) {
+		t.Fatalf("the server's %d events are not the %d the page's engine held:\npage:   %q\nserver: %q", len(st.Record.Events), len(mine), mine, server)
+	}
+	want := ""
+	if st.Play.Finished() {
+		want = cat.T(lang, "game.winner", cat.T(lang, "winner."+st.Play.Winner().String()))
+	}
+	if strings.TrimSpace(local.Winner) != want {
+		t.Fatalf("the page's engine had the result %q, the server has %q", local.Winner, want)
+	}
+}
+
+// wantSync waits for the page's sync box to say that n actions are not yet saved (the catalogue's words) and, when
+// offline, that there is no connection.
+func (b *appBrowser) wantSync(cat web.Catalog, lang string, n int, offline bool) {
+	b.t.Helper()
+	want := []string{cat.N(lang, "host.pending.n", n)}
+	if offline {
+		want = append(want, cat.T(lang, "host.offline"))
+	}
+	end := time.Now().Add(5 * time.Second)
+	for {
+		txt := b.text("#sync")
+		missing := ""
+		for _, w := range want {
+			if !strings.Contains(txt, w) {
+				missing = w
+			}
+		}
+		if missing == "" {
+			return
+		}
+		if time.Now().After(end) {
+			b.t.Fatalf("the page's sync box says %q, not %q", txt, missing)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 
@@ -309,14 +407,16 @@ func TestE2EHostAppOffline(t *testing.T) {
 		t.Fatalf("server version %d after 6 online actions", v)
 	}
 
-	b.offline(true)
+	lang := eval[string](b.hostBrowser, `document.documentElement.lang`)
+	cat := mustCatalog(t)
+
+	// at least 20 actions with the network down, a reload among them
+	a.cut(b, true)
 	b.play(10)
 	if n := b.pending(); n != 10 {
 		t.Fatalf("%d actions wait, want 10", n)
 	}
-	if txt := b.text("#sync"); txt == "" {
-		t.Fatal("the page does not say that actions are not yet saved")
-	}
+	b.wantSync(cat, lang, 10, true)
 	if v := a.server().Game.Version; v != 6 {
 		t.Fatalf("the server has version %d while the network is down", v)
 	}
@@ -330,14 +430,36 @@ func TestE2EHostAppOffline(t *testing.T) {
 	if v := b.version(); v != 16 {
 		t.Fatalf("after the reload the page shows version %d, want 16", v)
 	}
-	b.play(8)
+	b.wantSync(cat, lang, 10, true)
+	b.play(10)
+	if n := b.pending(); n != 20 {
+		t.Fatalf("%d actions wait, want 20", n)
+	}
+	b.wantSync(cat, lang, 20, true)
+	if v := a.server().Game.Version; v != 6 {
+		t.Fatalf("the server has version %d while the network is down", v)
+	}
+	// the game goes on (no result, an action at hand), so that the actions after the network's return are valid
+	if b.count("#winner") != 0 || eval[string](b.hostBrowser, actionAtHand) == "" {
+		t.Fatalf("after 26 actions the game has ended or has no action at hand (page %s)", b.where())
+	}
+	// the game as the page's engine holds it, before the page can hear anything from the server
+	local := b.local()
+	if local.Version != 26 || local.Pending != 20 {
+		t.Fatalf("the page's engine holds version %d with %d actions waiting, want 26 and 20", local.Version, local.Pending)
+	}
 
-	b.offline(false)
+	a.cut(b, false)
 	b.until("every action saved", `mafiaclubHost.pending() === 0`, 30*time.Second)
-	b.play(6)
+	st := a.server()
+	if st.Game.Version != 26 {
+		t.Fatalf("the server has version %d, want 26 (each action once)", st.Game.Version)
+	}
+	sameAsLocal(t, cat, lang, local, st)
+	b.play(4)
 	b.until("every action saved", `mafiaclubHost.pending() === 0`, 10*time.Second)
 
-	st := a.server()
+	st = a.server()
 	if st.Game.Version != 30 {
 		t.Fatalf("the server has version %d, want 30 (each action once)", st.Game.Version)
 	}

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -321,6 +322,9 @@ type e2eSite struct {
 	URL  string
 	log  lockedBuffer
 	reqs *requestLog
+	// down, when set, makes the site unreachable: a new request's connection is closed unanswered, as a dead
+	// network does (a browser's own network emulation lets a reloaded page's first requests through)
+	down atomic.Bool
 }
 
 // startSite starts the site in the club's time zone; configure, when not nil, adjusts the server before it
@@ -345,7 +349,16 @@ func startSite(t *testing.T, zone *time.Location, configure func(*web.Server)) *
 	if configure != nil {
 		configure(site)
 	}
-	srv := httptest.NewServer(s.reqs.wrap(site.Handler()))
+	h := s.reqs.wrap(site.Handler())
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.down.Load() {
+			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+				conn.Close()
+				return
+			}
+		}
+		h.ServeHTTP(w, r)
+	}))
 	t.Cleanup(srv.Close) // the game page holds an SSE stream: close the browser first
 	s.URL = srv.URL
 	return s
