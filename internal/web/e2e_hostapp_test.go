@@ -499,7 +499,8 @@ func TestE2EHostAppFollower(t *testing.T) {
 }
 
 // TestE2EHostAppConflict: one device acts offline while another moves the game on; when the first comes back,
-// the server refuses its actions, the page says so and offers both choices: drop them, or re-apply them on top.
+// the server refuses its actions, the page says so (with their count) and offers both choices: drop them (and it
+// tells how many were dropped), or re-apply them on top.
 func TestE2EHostAppConflict(t *testing.T) {
 	at := startAppTest(t)
 	a := at.open(fmt.Sprintf("409 /games/%d/act", at.id), "409 (Conflict)")
@@ -509,18 +510,31 @@ func TestE2EHostAppConflict(t *testing.T) {
 	a.until("saved", `mafiaclubHost.pending() === 0`, 10*time.Second)
 	o.until("the other device follows", `mafiaclubHost.version() === 3`, 10*time.Second)
 
-	// 1. drop: the offline device's foul is dropped, the other device's stays
+	lang := eval[string](a.hostBrowser, `document.documentElement.lang`)
+	cat := mustCatalog(t)
+	// the dialog names the count of the device's actions not saved, in the catalogue's words
+	wantConflict := func(n int) {
+		t.Helper()
+		if got, want := a.text("#conflict-text"), cat.N(lang, "host.conflict.n", n); got != want {
+			t.Fatalf("the conflict dialog says %q, want %q", got, want)
+		}
+	}
+
+	// 1. drop: the offline device's two fouls are dropped, the other device's stays
 	a.offline(true)
 	a.tap("foul on #5 (offline)", "#seat-5 button[name=act][value=foul]")
+	a.tap("foul on #5 again (offline)", "#seat-5 button[name=act][value=foul]")
 	o.tap("foul on #4", "#seat-4 button[name=act][value=foul]")
 	o.until("saved", `mafiaclubHost.pending() === 0`, 10*time.Second)
 	a.offline(false)
 	a.until("the conflict is shown", `mafiaclubHost.conflict() && !document.getElementById('conflict').hidden`, 20*time.Second)
+	wantConflict(2)
 	if v := at.server().Game.Version; v != 4 {
 		t.Fatalf("server version %d: the refused action was recorded", v)
 	}
 	a.do("drop", chromedp.Click(chromedp.CSS("#conflict-drop")))
 	a.until("dropped", `!mafiaclubHost.conflict() && mafiaclubHost.pending() === 0 && mafiaclubHost.version() === 4`, 10*time.Second)
+	a.until("the drop is told", fmt.Sprintf(`(document.getElementById('game-error') || {}).textContent === %q`, cat.N(lang, "host.dropped.n", 2)), 5*time.Second)
 	if f := a.text("#seat-4 .fouls"); f == "" {
 		t.Fatal("after the drop the page does not show the other device's foul")
 	}
@@ -536,6 +550,7 @@ func TestE2EHostAppConflict(t *testing.T) {
 	o.until("saved", `mafiaclubHost.pending() === 0`, 10*time.Second)
 	a.offline(false)
 	a.until("the conflict is shown", `mafiaclubHost.conflict() && !document.getElementById('conflict').hidden`, 20*time.Second)
+	wantConflict(1)
 	a.do("re-apply", chromedp.Click(chromedp.CSS("#conflict-reapply")))
 	a.until("re-applied and saved", `!mafiaclubHost.conflict() && mafiaclubHost.pending() === 0 && mafiaclubHost.version() === 6`, 10*time.Second)
 	st := at.server()
