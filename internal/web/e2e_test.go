@@ -58,12 +58,7 @@ func TestE2EHostGame(t *testing.T) {
 	defer deadline.Stop()
 
 	// 1. Log in through the form: the new-game page sends an anonymous visitor to the login page and back.
-	b.logIn("/games/new", club.DemoHostLogin, club.DemoHostPassword)
-	lang := eval[string](b, `document.documentElement.lang`)
-	cat, err := web.LoadCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
+	lang, cat := b.hostAtNewGame()
 
 	// 2. The new game: fiim-2025-club, 10 players (the form reloads itself on a change), roles entered by hand.
 	// SetValue fires "input" and "change" as a real choice does, and the form reloads itself on each.
@@ -562,6 +557,14 @@ func (b *hostBrowser) report() {
 		}
 		b.t.Errorf("console error: %s", c)
 	}
+}
+
+// hostAtNewGame logs in as the demo host through the form at the new-game page and returns the page's language
+// and the catalogue.
+func (b *hostBrowser) hostAtNewGame() (string, web.Catalog) {
+	b.t.Helper()
+	b.logIn("/games/new", club.DemoHostLogin, club.DemoHostPassword)
+	return eval[string](b, `document.documentElement.lang`), mustCatalog(b.t)
 }
 
 // do runs steps with a deadline, failing the test with what was being done.
