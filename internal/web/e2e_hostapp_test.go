@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"regexp"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -13,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafiaclub/internal/club"
+	"mafiaclub/internal/hostview"
 	"mafiaclub/internal/wasmengine"
 	"mafiaclub/internal/web"
 	"mafiaclub/mafia/record"
@@ -194,6 +197,20 @@ func (b *appBrowser) offline(off bool) {
 	}
 }
 
+// cut cuts the network between the tab and the site (or brings it back): the tab's emulation, which tells the page
+// (navigator.onLine, the "offline" event), and the site unreachable, since the emulation lets a reloaded page's
+// first requests through.
+func (a *appTest) cut(b *appBrowser, off bool) {
+	a.t.Helper()
+	if off {
+		a.site.down.Store(true)
+		b.offline(true)
+		return
+	}
+	b.offline(false)
+	a.site.down.Store(false)
+}
+
 // serverRecord is the game as the server stores it.
 func serverRecord(t *testing.T, site *e2eSite, host *club.User, id int64) *club.State {
 	t.Helper()
@@ -222,6 +239,87 @@ func sameGame(t *testing.T, b *appBrowser, st *club.State) {
 	}
 	if got, want := string(record.ResultJSON(play, nil)), string(record.ResultJSON(st.Play, nil)); got != want {
 		t.Fatalf("results differ:\npage:   %s\nserver: %s", got, want)
+	}
+}
+
+// localGame is the game as the page's engine holds it, actions not yet saved included: what it draws.
+type localGame struct {
+	Version int64    `json:"version"`
+	Pending int      `json:"pending"`
+	Chrono  []string `json:"chrono"` // the chronology's lines, in order
+	Winner  string   `json:"winner"` // the result's heading, "" while the game goes on
+}
+
+// local asks the page's engine to draw the game as it holds it and reads what it drew.
+func (b *appBrowser) local() localGame {
+	b.t.Helper()
+	return evalAsync[localGame](b.hostBrowser, `mafiaclubHost.engine('draw').then(r => {
+	  if (r.error) { throw new Error(r.error); }
+	  const t = document.createElement('template');
+	  t.innerHTML = r.html;
+	  const w = t.content.querySelector('#winner');
+	  return { version: r.version, pending: r.pending, chrono: Array.from(t.content.querySelectorAll('#chronology li'), li => li.textContent),
+	    winner: w ? w.textContent : '' };
+	})`)
+}
+
+// clockTime is a chronology line's time ("Day 1, 19:42:05, ..."): the page's engine tells the tap's time, the
+// server the time the action reached it.
+var clockTime = regexp.MustCompile(`, \d\d:\d\d:\d\d, `)
+
+// sameAsLocal checks that the server's game is the one the page's engine held (captured before the page could
+// fetch the server's): the same events in the same order, as the chronology tells them (times aside), and the same
+// result.
+func sameAsLocal(t *testing.T, cat web.Catalog, lang string, local localGame, st *club.State) {
+	t.Helper()
+	times := make([]string, len(st.Record.Events))
+	for i := range times {
+		times[i] = "@"
+	}
+	var server []string
+	for _, l := range hostview.Chronology(cat, lang, st.Record, times) {
+		server = append(server, l.Text)
+	}
+	var mine []string
+	for _, l := range local.Chrono {
+		mine = append(mine, clockTime.ReplaceAllString(l, ", @, "))
+	}
+	if len(server) != len(st.Record.Events) || !reflect.DeepEqual(mine, server) {
+		t.Fatalf("the server's %d events are not the %d the page's engine held:\npage:   %q\nserver: %q", len(st.Record.Events), len(mine), mine, server)
+	}
+	want := ""
+	if st.Play.Finished() {
+		want = cat.T(lang, "game.winner", cat.T(lang, "winner."+st.Play.Winner().String()))
+	}
+	if strings.TrimSpace(local.Winner) != want {
+		t.Fatalf("the page's engine had the result %q, the server has %q", local.Winner, want)
+	}
+}
+
+// wantSync waits for the page's sync box to say that n actions are not yet saved (the catalogue's words) and, when
+// offline, that there is no connection.
+func (b *appBrowser) wantSync(cat web.Catalog, lang string, n int, offline bool) {
+	b.t.Helper()
+	want := []string{cat.N(lang, "host.pending.n", n)}
+	if offline {
+		want = append(want, cat.T(lang, "host.offline"))
+	}
+	end := time.Now().Add(5 * time.Second)
+	for {
+		txt := b.text("#sync")
+		missing := ""
+		for _, w := range want {
+			if !strings.Contains(txt, w) {
+				missing = w
+			}
+		}
+		if missing == "" {
+			return
+		}
+		if time.Now().After(end) {
+			b.t.Fatalf("the page's sync box says %q, not %q", txt, missing)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 
@@ -309,14 +407,16 @@ func TestE2EHostAppOffline(t *testing.T) {
 		t.Fatalf("server version %d after 6 online actions", v)
 	}
 
-	b.offline(true)
+	lang := eval[string](b.hostBrowser, `document.documentElement.lang`)
+	cat := mustCatalog(t)
+
+	// at least 20 actions with the network down, a reload among them
+	a.cut(b, true)
 	b.play(10)
 	if n := b.pending(); n != 10 {
 		t.Fatalf("%d actions wait, want 10", n)
 	}
-	if txt := b.text("#sync"); txt == "" {
-		t.Fatal("the page does not say that actions are not yet saved")
-	}
+	b.wantSync(cat, lang, 10, true)
 	if v := a.server().Game.Version; v != 6 {
 		t.Fatalf("the server has version %d while the network is down", v)
 	}
@@ -330,14 +430,36 @@ func TestE2EHostAppOffline(t *testing.T) {
 	if v := b.version(); v != 16 {
 		t.Fatalf("after the reload the page shows version %d, want 16", v)
 	}
-	b.play(8)
+	b.wantSync(cat, lang, 10, true)
+	b.play(10)
+	if n := b.pending(); n != 20 {
+		t.Fatalf("%d actions wait, want 20", n)
+	}
+	b.wantSync(cat, lang, 20, true)
+	if v := a.server().Game.Version; v != 6 {
+		t.Fatalf("the server has version %d while the network is down", v)
+	}
+	// the game goes on (no result, an action at hand), so that the actions after the network's return are valid
+	if b.count("#winner") != 0 || eval[string](b.hostBrowser, actionAtHand) == "" {
+		t.Fatalf("after 26 actions the game has ended or has no action at hand (page %s)", b.where())
+	}
+	// the game as the page's engine holds it, before the page can hear anything from the server
+	local := b.local()
+	if local.Version != 26 || local.Pending != 20 {
+		t.Fatalf("the page's engine holds version %d with %d actions waiting, want 26 and 20", local.Version, local.Pending)
+	}
 
-	b.offline(false)
+	a.cut(b, false)
 	b.until("every action saved", `mafiaclubHost.pending() === 0`, 30*time.Second)
-	b.play(6)
+	st := a.server()
+	if st.Game.Version != 26 {
+		t.Fatalf("the server has version %d, want 26 (each action once)", st.Game.Version)
+	}
+	sameAsLocal(t, cat, lang, local, st)
+	b.play(4)
 	b.until("every action saved", `mafiaclubHost.pending() === 0`, 10*time.Second)
 
-	st := a.server()
+	st = a.server()
 	if st.Game.Version != 30 {
 		t.Fatalf("the server has version %d, want 30 (each action once)", st.Game.Version)
 	}
@@ -377,7 +499,8 @@ func TestE2EHostAppFollower(t *testing.T) {
 }
 
 // TestE2EHostAppConflict: one device acts offline while another moves the game on; when the first comes back,
-// the server refuses its actions, the page says so and offers both choices: drop them, or re-apply them on top.
+// the server refuses its actions, the page says so (with their count) and offers both choices: drop them (and it
+// tells how many were dropped), or re-apply them on top.
 func TestE2EHostAppConflict(t *testing.T) {
 	at := startAppTest(t)
 	a := at.open(fmt.Sprintf("409 /games/%d/act", at.id), "409 (Conflict)")
@@ -387,18 +510,31 @@ func TestE2EHostAppConflict(t *testing.T) {
 	a.until("saved", `mafiaclubHost.pending() === 0`, 10*time.Second)
 	o.until("the other device follows", `mafiaclubHost.version() === 3`, 10*time.Second)
 
-	// 1. drop: the offline device's foul is dropped, the other device's stays
+	lang := eval[string](a.hostBrowser, `document.documentElement.lang`)
+	cat := mustCatalog(t)
+	// the dialog names the count of the device's actions not saved, in the catalogue's words
+	wantConflict := func(n int) {
+		t.Helper()
+		if got, want := a.text("#conflict-text"), cat.N(lang, "host.conflict.n", n); got != want {
+			t.Fatalf("the conflict dialog says %q, want %q", got, want)
+		}
+	}
+
+	// 1. drop: the offline device's two fouls are dropped, the other device's stays
 	a.offline(true)
 	a.tap("foul on #5 (offline)", "#seat-5 button[name=act][value=foul]")
+	a.tap("foul on #5 again (offline)", "#seat-5 button[name=act][value=foul]")
 	o.tap("foul on #4", "#seat-4 button[name=act][value=foul]")
 	o.until("saved", `mafiaclubHost.pending() === 0`, 10*time.Second)
 	a.offline(false)
 	a.until("the conflict is shown", `mafiaclubHost.conflict() && !document.getElementById('conflict').hidden`, 20*time.Second)
+	wantConflict(2)
 	if v := at.server().Game.Version; v != 4 {
 		t.Fatalf("server version %d: the refused action was recorded", v)
 	}
 	a.do("drop", chromedp.Click(chromedp.CSS("#conflict-drop")))
 	a.until("dropped", `!mafiaclubHost.conflict() && mafiaclubHost.pending() === 0 && mafiaclubHost.version() === 4`, 10*time.Second)
+	a.until("the drop is told", fmt.Sprintf(`(document.getElementById('game-error') || {}).textContent === %q`, cat.N(lang, "host.dropped.n", 2)), 5*time.Second)
 	if f := a.text("#seat-4 .fouls"); f == "" {
 		t.Fatal("after the drop the page does not show the other device's foul")
 	}
@@ -414,6 +550,7 @@ func TestE2EHostAppConflict(t *testing.T) {
 	o.until("saved", `mafiaclubHost.pending() === 0`, 10*time.Second)
 	a.offline(false)
 	a.until("the conflict is shown", `mafiaclubHost.conflict() && !document.getElementById('conflict').hidden`, 20*time.Second)
+	wantConflict(1)
 	a.do("re-apply", chromedp.Click(chromedp.CSS("#conflict-reapply")))
 	a.until("re-applied and saved", `!mafiaclubHost.conflict() && mafiaclubHost.pending() === 0 && mafiaclubHost.version() === 6`, 10*time.Second)
 	st := at.server()
@@ -447,18 +584,27 @@ func TestE2EHostAppTapTimes(t *testing.T) {
 	// once while the page was idle (the browser compiles code as it first runs it)
 	b.until("the engine warmed up", `document.getElementById('host').getAttribute('data-warm') === 'yes'`, 20*time.Second)
 	// a whole game: until it has a result
-	for i := 0; i < 200 && eval[bool](b.hostBrowser, `!document.getElementById('winner')`); i++ {
+	taps := 0
+	for ; taps < 200 && eval[bool](b.hostBrowser, `!document.getElementById('winner')`); taps++ {
 		b.play(1)
 		time.Sleep(250 * time.Millisecond) // a host's pace, at its quickest: each tap's saving is done before the next
 	}
+	if b.count("#winner") == 0 {
+		t.Fatalf("the game has no result after %d taps (page %s)", taps, b.where())
+	}
 	b.until("saved", `mafiaclubHost.pending() === 0`, 20*time.Second)
+	// each tap is measured at its next frame: the last one's may come a moment after it was drawn
+	b.until(fmt.Sprintf("%d taps measured", taps), fmt.Sprintf(`window.mafiaclubTapParts.length >= %d`, taps), 5*time.Second)
 	type part struct{ Engine, Worker, Drawn, Frame float64 }
 	parts := eval[[]part](b.hostBrowser, `window.mafiaclubTapParts`)
+	if len(parts) != taps {
+		t.Fatalf("%d taps measured, %d played", len(parts), taps)
+	}
 	var eng, work, drawn, frame []float64
 	for _, p := range parts {
 		eng, work, drawn, frame = append(eng, p.Engine), append(work, p.Worker), append(drawn, p.Drawn), append(frame, p.Frame)
 	}
-	for i, p := range parts[:3] {
+	for i, p := range parts[:min(3, len(parts))] {
 		t.Logf("tap %d: engine %.1f, worker %.1f, drawn %.1f, frame %.1f ms", i+1, p.Engine, p.Worker, p.Drawn, p.Frame)
 	}
 	t.Logf("%d taps: the engine's answer %s (of which the engine itself %s); page drawn %s; to the frame %s", len(parts), summarize(eng), summarize(work), summarize(drawn), summarize(frame))
@@ -469,14 +615,23 @@ func TestE2EHostAppTapTimes(t *testing.T) {
 func TestE2EHostAppLoadTimes(t *testing.T) {
 	b := startAppTest(t).open() // the first load
 	const times = `(() => { const n = performance.getEntriesByType('navigation')[0]; const r = performance.getEntriesByName('engine-ready')[0];
-	  return [n.domContentLoadedEventEnd, r ? r.startTime : -1, n.transferSize]; })()`
-	first := eval[[]float64](b.hostBrowser, times)
+	  return [n ? n.domContentLoadedEventEnd : -1, r ? r.startTime : -1]; })()`
+	// marks reads the load's two marks; each must be there (the page shown, the engine ready once it is)
+	marks := func(what string) []float64 {
+		t.Helper()
+		m := eval[[]float64](b.hostBrowser, times)
+		if len(m) != 2 || m[0] <= 0 || m[1] <= 0 {
+			t.Fatalf("%s: [the page shown, the engine ready] at %v ms: a mark is missing (-1) or zero", what, m)
+		}
+		return m
+	}
+	first := marks("the first load")
 	b.until("the service worker controls the page", `!!navigator.serviceWorker.controller`, 10*time.Second)
 	var cached [][]float64
 	for i := 0; i < 5; i++ {
 		b.do("reload", chromedp.Reload())
 		b.ready()
-		cached = append(cached, eval[[]float64](b.hostBrowser, times))
+		cached = append(cached, marks(fmt.Sprintf("cached load %d", i+1)))
 	}
 	var shown, ready []float64
 	for _, c := range cached {
@@ -493,17 +648,38 @@ func TestE2EHostTimerAndKeys(t *testing.T) {
 	b := startAppTest(t).open()
 	b.tap("wake the city", "#act-day")
 	b.tap("next speaker", "#act-speech")
-	clock := func() string { return eval[string](b.hostBrowser, `document.getElementById('clock').textContent`) }
+	// the clock's text in seconds ("m:ss")
+	clock := func(what string) int {
+		t.Helper()
+		txt := eval[string](b.hostBrowser, `document.getElementById('clock').textContent`)
+		var m, s int
+		if n, err := fmt.Sscanf(txt, "%d:%02d", &m, &s); n != 2 || err != nil || s > 59 {
+			t.Fatalf("%s: the clock shows %q, not m:ss", what, txt)
+		}
+		return m*60 + s
+	}
 	b.until("the speech's timer runs", `document.getElementById('clock').textContent === '0:58'`, 5*time.Second)
+	b.do("-10 s", chromedp.Click(chromedp.ID("t-minus")))
+	if got := clock("after -10 s"); got < 47 || got > 48 { // 58 less 10, and one second may pass
+		t.Fatalf("after -10 s on a running 0:58 the timer shows %d s, want 48", got)
+	}
 	b.do("+10 s", chromedp.Click(chromedp.ID("t-plus")))
-	if got := clock(); got != "1:00" && got != "0:59" { // 60 s at most, one second may pass
-		t.Fatalf("after +10 s the timer shows %s", got)
+	if got := clock("after +10 s"); got < 57 || got > 58 {
+		t.Fatalf("after +10 s on a running 0:48 the timer shows %d s, want 58", got)
+	}
+	b.do("+10 s", chromedp.Click(chromedp.ID("t-plus")))
+	if got := clock("after +10 s again"); got < 59 || got > 60 { // 60 s at most
+		t.Fatalf("after +10 s on a running 0:58 the timer shows %d s, want 1:00 (the speech's limit)", got)
 	}
 	b.do("pause", chromedp.Click(chromedp.ID("t-pause")))
-	before := clock()
+	before := clock("paused")
 	b.do("-10 s", chromedp.Click(chromedp.ID("t-minus")))
-	if got, want := clock(), before[:2]+fmt.Sprint(int(before[2]-'0')-1)+before[3:]; before[2] > '0' && got != want {
-		t.Fatalf("after -10 s the timer shows %s, before %s", got, before)
+	if got := clock("paused, after -10 s"); got < before-11 || got > before-9 {
+		t.Fatalf("after -10 s on a paused timer it shows %d s, before %d s", got, before)
+	}
+	b.do("+10 s", chromedp.Click(chromedp.ID("t-plus")))
+	if got := clock("paused, after -10 s and +10 s"); got < before-1 || got > before+1 {
+		t.Fatalf("after -10 s and +10 s on a paused timer it shows %d s, before %d s", got, before)
 	}
 	v := b.version()
 	b.do("key 3", chromedp.KeyEvent("3"))

@@ -25,12 +25,7 @@ import (
 func TestE2ERolesHidden(t *testing.T) {
 	site, b := plainBrowser(t)
 
-	b.logIn("/games/new", club.DemoHostLogin, club.DemoHostPassword)
-	lang := eval[string](b, `document.documentElement.lang`)
-	cat, err := web.LoadCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
+	lang, cat := b.hostAtNewGame()
 	id := b.startHandGame("fiim-2025-club", tenRoles)
 
 	// Day 1: #1 nominates #3 (mafia), #2 nominates #7 (the don); #3 leaves 6:4.
@@ -119,12 +114,7 @@ func TestE2ERolesHidden(t *testing.T) {
 func TestE2EHandout(t *testing.T) {
 	site, b := plainBrowser(t)
 
-	b.logIn("/games/new", club.DemoHostLogin, club.DemoHostPassword)
-	lang := eval[string](b, `document.documentElement.lang`)
-	cat, err := web.LoadCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
+	lang, cat := b.hostAtNewGame()
 	b.chooseTable("fiim-2025-club", 10)
 	b.do("deal at random", chromedp.Click(chromedp.CSS(`input[name=deal][value=random]`)))
 	for n := 1; n <= 10; n++ {

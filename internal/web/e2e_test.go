@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -57,12 +58,7 @@ func TestE2EHostGame(t *testing.T) {
 	defer deadline.Stop()
 
 	// 1. Log in through the form: the new-game page sends an anonymous visitor to the login page and back.
-	b.logIn("/games/new", club.DemoHostLogin, club.DemoHostPassword)
-	lang := eval[string](b, `document.documentElement.lang`)
-	cat, err := web.LoadCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
+	lang, cat := b.hostAtNewGame()
 
 	// 2. The new game: fiim-2025-club, 10 players (the form reloads itself on a change), roles entered by hand.
 	// SetValue fires "input" and "change" as a real choice does, and the form reloads itself on each.
@@ -321,6 +317,9 @@ type e2eSite struct {
 	URL  string
 	log  lockedBuffer
 	reqs *requestLog
+	// down, when set, makes the site unreachable: a new request's connection is closed unanswered, as a dead
+	// network does (a browser's own network emulation lets a reloaded page's first requests through)
+	down atomic.Bool
 }
 
 // startSite starts the site in the club's time zone; configure, when not nil, adjusts the server before it
@@ -345,7 +344,16 @@ func startSite(t *testing.T, zone *time.Location, configure func(*web.Server)) *
 	if configure != nil {
 		configure(site)
 	}
-	srv := httptest.NewServer(s.reqs.wrap(site.Handler()))
+	h := s.reqs.wrap(site.Handler())
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.down.Load() {
+			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+				conn.Close()
+				return
+			}
+		}
+		h.ServeHTTP(w, r)
+	}))
 	t.Cleanup(srv.Close) // the game page holds an SSE stream: close the browser first
 	s.URL = srv.URL
 	return s
@@ -549,6 +557,14 @@ func (b *hostBrowser) report() {
 		}
 		b.t.Errorf("console error: %s", c)
 	}
+}
+
+// hostAtNewGame logs in as the demo host through the form at the new-game page and returns the page's language
+// and the catalogue.
+func (b *hostBrowser) hostAtNewGame() (string, web.Catalog) {
+	b.t.Helper()
+	b.logIn("/games/new", club.DemoHostLogin, club.DemoHostPassword)
+	return eval[string](b, `document.documentElement.lang`), mustCatalog(b.t)
 }
 
 // do runs steps with a deadline, failing the test with what was being done.

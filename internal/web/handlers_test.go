@@ -54,6 +54,16 @@ func newHarness(t *testing.T) *harness {
 	return &harness{t: t, srv: srv, site: site, store: db}
 }
 
+// mustCatalog loads the site's catalogues, or fails the test.
+func mustCatalog(t *testing.T) web.Catalog {
+	t.Helper()
+	cat, err := web.LoadCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat
+}
+
 // testLog writes the site's log into the test's.
 type testLog struct{ t *testing.T }
 

@@ -79,18 +79,30 @@ type sseClient struct {
 	resp   *http.Response
 }
 
+// sseFrame is one frame as the client holds it: a delta applied is handed on as Event "view" with the whole view
+// as Data, and Sent is the event as it came on the wire ("view" or "delta").
 type sseFrame struct {
-	ID, Event, Data string
+	ID, Event, Data, Sent string
 }
 
-// openSSE opens a stream; lastID, when not "", is sent as Last-Event-ID. Delta frames are applied to the view the
-// client holds, as the live pages' script does, and handed on as the whole view.
-func openSSE(t *testing.T, base, path, lastID string) *sseClient {
+// openSSE opens a stream holding no view. Delta frames are applied to the view the client holds, as the live pages'
+// script does, and handed on as the whole view (Sent tells what came on the wire).
+func openSSE(t *testing.T, base, path string) *sseClient {
 	t.Helper()
+	return resumeSSE(t, base, path, sseFrame{})
+}
+
+// resumeSSE opens a stream as a client that holds the view held (a "view" frame of an earlier stream; none when
+// its ID is ""): its ID is sent as Last-Event-ID, and a delta the server sends on it is applied to its data.
+func resumeSSE(t *testing.T, base, path string, held sseFrame) *sseClient {
+	t.Helper()
+	if held.ID != "" && held.Event != "view" {
+		t.Fatalf("resume %s from a %q frame: a client holds only a view", path, held.Event)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+path, nil)
-	if lastID != "" {
-		req.Header.Set("Last-Event-ID", lastID)
+	if held.ID != "" {
+		req.Header.Set("Last-Event-ID", held.ID)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -109,23 +121,27 @@ func openSSE(t *testing.T, base, path, lastID string) *sseClient {
 		sc.Buffer(make([]byte, 1<<20), 1<<22)
 		var f sseFrame
 		var data []string
-		var held []string // the view held, as a browser holds it: a delta frame is applied to it
-		heldID := ""
+		var lines []string // the view held, as a browser holds it: a delta frame is applied to it
+		heldID := held.ID
+		if heldID != "" {
+			lines = live.Lines([]byte(held.Data))
+		}
 		for sc.Scan() {
 			line := sc.Text()
 			switch {
 			case line == "":
 				if f.Event != "" {
 					f.Data = strings.Join(data, "\n")
+					f.Sent = f.Event
 					switch f.Event {
 					case "view":
-						held, heldID = live.Lines([]byte(f.Data)), f.ID
+						lines, heldID = live.Lines([]byte(f.Data)), f.ID
 					case "delta":
-						base, next, ok := live.ApplyDelta(held, []byte(f.Data))
+						base, next, ok := live.ApplyDelta(lines, []byte(f.Data))
 						if !ok || base != heldID {
 							f.Event = "bad delta for " + base + " on " + heldID // the test reports the frame
 						} else {
-							held, heldID = next, f.ID
+							lines, heldID = next, f.ID
 							f.Event, f.Data = "view", strings.Join(next, "\n")
 						}
 					}
@@ -146,6 +162,29 @@ func openSSE(t *testing.T, base, path, lastID string) *sseClient {
 }
 
 func (c *sseClient) close() { c.cancel() }
+
+// wholeView is the view a new client of path is sent first: the topic's current frame, whole.
+func wholeView(t *testing.T, base, path string) sseFrame {
+	t.Helper()
+	c := openSSE(t, base, path)
+	defer c.close()
+	f := c.next("a new client's first frame of " + path)
+	if f.Event != "view" || f.Sent != "view" {
+		t.Fatalf("a new client of %s was sent a %q frame (%s), want the whole view", path, f.Sent, f.Event)
+	}
+	return f
+}
+
+// wantView checks that f, a frame a client got, is the view whole (its id and data) after any delta was applied.
+func wantView(t *testing.T, what string, f, whole sseFrame) {
+	t.Helper()
+	if f.Event != "view" {
+		t.Fatalf("%s: the client got a %q frame %q (sent as %q), want a view:\n%s", what, f.Event, f.ID, f.Sent, f.Data)
+	}
+	if f.ID != whole.ID || f.Data != whole.Data {
+		t.Fatalf("%s: the client holds view %q (sent as %q), want %q:\n%s\n----\n%s", what, f.ID, f.Sent, whole.ID, f.Data, whole.Data)
+	}
+}
 
 // next returns the next frame; the deadline only keeps a broken test from hanging.
 func (c *sseClient) next(what string) sseFrame {
@@ -265,7 +304,7 @@ func TestSpectatorSeesNothingHidden(t *testing.T) {
 	streams := map[int64][]*sseClient{}
 	for _, id := range []int64{idA, idB} {
 		for _, k := range kinds {
-			streams[id] = append(streams[id], openSSE(t, h.srv.URL, fmt.Sprintf("/live/%d/events?%s", id, k), ""))
+			streams[id] = append(streams[id], openSSE(t, h.srv.URL, fmt.Sprintf("/live/%d/events?%s", id, k)))
 		}
 	}
 	got := map[int64][]string{} // every frame of every stream, in order, id stripped
@@ -376,8 +415,9 @@ func TestBroadcastIsDelayed(t *testing.T) {
 	if r := h.post(h.client(), fmt.Sprintf("/live/%d/broadcast", id), url.Values{"delay": {"0"}}); r.StatusCode != http.StatusUnauthorized {
 		t.Errorf("an anonymous visitor set the broadcast: %d", r.StatusCode)
 	}
-	stream := openSSE(t, h.srv.URL, fmt.Sprintf("/live/%d/events?kind=overlay&lang=en&mode=broadcast", id), "")
-	pubStream := openSSE(t, h.srv.URL, fmt.Sprintf("/live/%d/events?kind=overlay&lang=en", id), "")
+	streamPath := fmt.Sprintf("/live/%d/events?kind=overlay&lang=en&mode=broadcast", id)
+	stream := openSSE(t, h.srv.URL, streamPath)
+	pubStream := openSSE(t, h.srv.URL, fmt.Sprintf("/live/%d/events?kind=overlay&lang=en", id))
 	last := stream.next("the first frame").ID
 	pubStream.next("the first public frame")
 	type view struct {
@@ -417,10 +457,13 @@ func TestBroadcastIsDelayed(t *testing.T) {
 			t.Fatalf("step %d at +%v: roles shown %v, want %v", i+1, clk.now().Sub(start), v.Roles, wantRoles)
 		}
 		if a.Key != last {
-			f := stream.next(fmt.Sprintf("step %d", i+1))
+			what := fmt.Sprintf("step %d", i+1)
+			f := stream.next(what)
 			if f.ID != a.Key {
 				t.Fatalf("step %d: the broadcast's stream sent %q, want %q", i+1, f.ID, a.Key)
 			}
+			// the frame (a delta, mostly) applied to the view the client held is the view a new client is sent
+			wantView(t, what+": the broadcast's stream", f, wholeView(t, h.srv.URL, streamPath))
 			last = f.ID
 		}
 		if p, _ := h.liveAPI(id, ""); strings.Contains(string(p.View), `"role"`) {
@@ -458,23 +501,37 @@ func TestLiveResume(t *testing.T) {
 	id := h.newGame(host, "fiim-2025-club", tenRoles, nil)
 	h.mustAct(host, id, "type", "day")
 	path := fmt.Sprintf("/live/%d/events?kind=page&lang=en", id)
-	c := openSSE(t, h.srv.URL, path, "")
+	c := openSSE(t, h.srv.URL, path)
 	first := c.next("the first frame")
 	c.close()
 	h.mustAct(host, id, "type", "speech", "seat", "1")
 	h.mustAct(host, id, "type", "nominate", "by", "1", "target", "3")
-	c = openSSE(t, h.srv.URL, path, first.ID)
+	// the client comes back holding the first view; the server has moved on two changes
+	c = resumeSSE(t, h.srv.URL, path, first)
 	f := c.next("after the cut")
 	if f.ID == first.ID || !strings.Contains(f.Data, "#1 speaks") || !strings.Contains(f.Data, "#1 → #3") {
-		t.Fatalf("after the cut the stream sent %q:\n%s", f.ID, f.Data)
+		t.Fatalf("after the cut the stream sent %q (%s):\n%s", f.ID, f.Event, f.Data)
 	}
+	wantView(t, "after the cut", f, wholeView(t, h.srv.URL, path))
 	c.close()
-	// up to date: nothing until the host acts again, then exactly that change
-	c = openSSE(t, h.srv.URL, path, f.ID)
+	// up to date: nothing until the host acts again, then exactly that change, applied to the view the client holds
+	c = resumeSSE(t, h.srv.URL, path, f)
 	h.mustAct(host, id, "type", "speech", "seat", "2")
 	a, _ := h.liveAPI(id, "")
-	if g := c.next("the next change"); g.ID != a.Key || g.ID == f.ID {
+	g := c.next("the next change")
+	if g.ID != a.Key || g.ID == f.ID {
 		t.Fatalf("an up-to-date client got %q first, want the new view %q", g.ID, a.Key)
+	}
+	if !strings.Contains(g.Data, "#2 speaks") {
+		t.Fatalf("an up-to-date client's view after the next change does not show it:\n%s", g.Data)
+	}
+	wantView(t, "an up-to-date client after the next change", g, wholeView(t, h.srv.URL, path))
+	select {
+	case extra, ok := <-c.frames:
+		if ok {
+			t.Fatalf("an up-to-date client got a second frame %q (%s) for one change", extra.ID, extra.Sent)
+		}
+	case <-time.After(300 * time.Millisecond):
 	}
 	// the page's own address names the view it was drawn from, so its stream does not send it again
 	page := h.get(h.client(), fmt.Sprintf("/live/%d", id)).Body
