@@ -117,7 +117,7 @@ type View struct {
 	HasPoints  bool
 	IsChief    bool   // the viewer is the chief judge of this tournament game
 	Morning    string // the morning's announcement
-	// MorningWhy says why the night was a miss where the record shows it (a black shot more than once); it names
+	// MorningWhy says why the night was a miss where the engine knows it (a black shot more than once); it names
 	// a black seat, so the page hides it with the roles.
 	MorningWhy string
 	// Secret: the game goes on, so whatever reveals a role or a team (the points and their items, the night's
@@ -305,10 +305,8 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 					killed = true
 				}
 			}
-			if !killed {
-				if twice := lastNightTwice(st.Record); twice != 0 {
-					v.MorningWhy = v.T("game.miss_twice", twice)
-				}
+			if twice := g.ShotTwice().List(); !killed && len(twice) > 0 {
+				v.MorningWhy = v.T("game.miss_twice", twice[0]) // the engine keeps last night's until the next (R43)
 			}
 		}
 	}
@@ -435,20 +433,6 @@ func nightShots(rec *record.Record, g *mafia.Game) ([]ShotView, []int) {
 		shots = append(shots, ShotView{By: by, Target: int(e.Target), Twice: twice.Has(by)})
 	}
 	return shots, g.Shooters().List()
-}
-
-// lastNightTwice returns a black player who shot more than once in the night that ended this morning, or 0.
-func lastNightTwice(rec *record.Record) int {
-	var shot mafia.Seats
-	for _, e := range tonight(rec) {
-		if e.Type == mafia.EvShot {
-			if shot.Has(int(e.Seat)) {
-				return int(e.Seat)
-			}
-			shot = shot.Add(int(e.Seat))
-		}
-	}
-	return 0
 }
 
 // restVotes replays a record and returns, by day, the default votes (R26) each vote on a last candidate gave
