@@ -3,6 +3,7 @@ package hostview
 import (
 	"errors"
 	"fmt"
+	"html/template"
 	"strconv"
 	"strings"
 
@@ -114,6 +115,7 @@ type View struct {
 	Chrono     []ChronoLine
 	Audit      []string
 	LastEvent  string
+	LastSecret bool // the last event is secret (a night action): the undo box hides it with the roles
 	HasPoints  bool
 	IsChief    bool   // the viewer is the chief judge of this tournament game
 	Morning    string // the morning's announcement
@@ -331,10 +333,22 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 		}
 	}
 	if len(v.Chrono) > 0 {
-		v.LastEvent = v.Chrono[len(v.Chrono)-1].Text
+		last := v.Chrono[len(v.Chrono)-1]
+		v.LastEvent, v.LastSecret = last.Text, last.Secret
 	}
 	v.seatCards()
 	return v
+}
+
+// UndoConfirm is the undo box's question with the last event, which is inside a secret element when it is secret:
+// the catalogue's sentence is escaped around it, wherever the language puts it.
+func (v *View) UndoConfirm() template.HTML {
+	const mark = "\x01"
+	last := template.HTMLEscapeString(v.LastEvent)
+	if v.LastSecret {
+		last = `<span class="secret">` + last + `</span>`
+	}
+	return template.HTML(strings.Replace(template.HTMLEscapeString(v.T("game.undo_confirm", mark)), mark, last, 1))
 }
 
 // seatCards decides what each seat's card shows and offers, as the template did with its conditions.

@@ -374,3 +374,31 @@ func TestSummaryAboveTable(t *testing.T) {
 		t.Errorf("summary at %d, save at %d, the seats at %d: want the summary and the save before the seats", summary, save, seats)
 	}
 }
+
+// TestUndoBoxSecret: the undo box names the last event; a night action (a shot, a check) is inside an element the
+// page hides unless the host shows the roles, and nothing of it is left outside; a public event is shown plainly.
+func TestUndoBoxSecret(t *testing.T) {
+	cat := catalog(t)
+	undoBox := regexp.MustCompile(`(?s)<details class="panel" id="undo">.*?</details>`)
+	hidden := regexp.MustCompile(`(?s)<(section|div|li|span) class="[^"]*secret[^"]*".*?</(section|div|li|span)>`)
+	night := join(day1Tie, hands(3, 1, 2, 4, 5, 6, 8), mafia.VoteRest(7), mafia.Night(), mafia.Shot(7, 5))
+	for _, events := range [][]mafia.Event{night, join(night, mafia.Shot(9, 5), mafia.Check(7, 5))} {
+		v, page := build(t, game(t, "fiim-2025-club", tenRoles, events...))
+		box := undoBox.FindString(page)
+		last := template.HTMLEscapeString(v.LastEvent)
+		if !v.LastSecret || !strings.Contains(box, `<span class="secret">`+last+`</span>`) {
+			t.Errorf("the undo box shows %q outside a secret element: %s", v.LastEvent, box)
+		}
+		if strings.Contains(hidden.ReplaceAllString(box, ""), last) {
+			t.Errorf("the undo box still shows %q once the secret parts are hidden", v.LastEvent)
+		}
+		if want := template.HTMLEscapeString(cat.T("en", "game.undo_confirm", "")); !strings.Contains(box, want) {
+			t.Errorf("the undo box does not ask %q: %s", want, box)
+		}
+	}
+	v, page := build(t, game(t, "fiim-2025-club", tenRoles, join(night, mafia.Shot(9, 5), mafia.Day())...))
+	want := template.HTMLEscapeString(cat.T("en", "game.undo_confirm", v.LastEvent))
+	if v.LastSecret || !strings.Contains(undoBox.FindString(page), "<p>"+want+"</p>") {
+		t.Errorf("the morning's undo box does not show %q plainly", v.LastEvent)
+	}
+}
