@@ -10,6 +10,7 @@ import (
 	"mafiaclub/internal/i18n"
 	"mafiaclub/mafia"
 	"mafiaclub/mafia/record"
+	"mafiaclub/mafia/spectator"
 )
 
 // SeatView is one seat of the table as the host sees it.
@@ -67,8 +68,9 @@ type PointsRow struct {
 	Items      []string
 }
 
-// ChronoLine is one event of the chronology. Secret marks a night action (a shot, a check, a protection): it
-// names a role's seat, so the host page hides it while the game goes on unless the host shows the roles.
+// ChronoLine is one event of the chronology. Secret marks what the public view hides while the game goes on
+// (spectator.Hidden): a night action (a shot, a check, a protection), which names a role's seat, and a correction
+// of points, which tells teams apart; the host page hides it unless the host shows the roles.
 type ChronoLine struct {
 	Seq    int
 	Text   string
@@ -633,7 +635,9 @@ func Chronology(cat i18n.Catalog, lang string, rec *record.Record, times []strin
 		if i < len(times) {
 			at = times[i]
 		}
-		secret := e.Type == mafia.EvShot || e.Type == mafia.EvCheck || e.Type == mafia.EvHeal
+		// what the public view hides while the game goes on: the night's actions, and the points' corrections, since
+		// points reveal teams
+		secret := spectator.Hidden(e.Type)
 		out = append(out, ChronoLine{Seq: i + 1, Text: cat.T(lang, "phase."+phase.String(), num) + ", " + at + ", " + text, Secret: secret})
 	}
 	return out

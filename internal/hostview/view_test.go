@@ -402,3 +402,24 @@ func TestUndoBoxSecret(t *testing.T) {
 		t.Errorf("the morning's undo box does not show %q plainly", v.LastEvent)
 	}
 }
+
+// TestAdjustSecret: a correction of points during the game is hidden in the chronology with the roles, as the
+// points table is (points tell the teams apart, and the public view hides it too); once the game is over it shows.
+func TestAdjustSecret(t *testing.T) {
+	st := game(t, "fiim-2025-club", tenRoles, mafia.Day(), mafia.Speech(1), mafia.Event{Type: mafia.EvAdjust, Seat: 3, Points: -30}, mafia.Speech(2))
+	v, page := build(t, st)
+	line := v.Chrono[2]
+	if !strings.Contains(line.Text, "#3") || !line.Secret {
+		t.Fatalf("the adjustment's line %+v is not secret", line)
+	}
+	if !strings.Contains(page, `<li class="secret">`+template.HTMLEscapeString(line.Text)+`</li>`) {
+		t.Errorf("the page shows %q without hiding it", line.Text)
+	}
+	if v.Chrono[1].Secret || v.Chrono[3].Secret {
+		t.Error("a speech is hidden")
+	}
+	end := game(t, "fiim-2025-club", tenRoles, mafia.Day(), mafia.Speech(1), mafia.Event{Type: mafia.EvAdjust, Seat: 3, Points: -30}, mafia.TeamLoss(7))
+	if v, _ := build(t, end); v.Chrono[2].Secret {
+		t.Error("the finished game still hides the adjustment")
+	}
+}
