@@ -26,9 +26,7 @@ type SeatView struct {
 	Muted, Nominated bool
 	Speaking, Actor  bool
 	Candidate, Voted bool
-	LastWord         bool
 	Disciplinable    bool // a foul, warning or disqualification may be given to him now (the engine says)
-	Points           string
 	// What the seat's card offers, decided once in Build rather than in the template (its conditions and calls
 	// are reflective, and slow in the browser's WebAssembly): the forms, each with its own idempotency key, and the
 	// badges' words.
@@ -46,11 +44,9 @@ type Labels struct {
 type StepView struct {
 	Key     string // identifies the step for the page's timer
 	Label   string
-	Seat    int
 	Limit   int
 	Event   string
 	Current bool
-	Lost    bool
 }
 
 // VoteView is the voting round under way.
@@ -58,6 +54,20 @@ type VoteView struct {
 	Candidate int
 	Last      bool // the hands not raised yet go to this candidate (the engine's RestToLast)
 	Counts    []string
+}
+
+// AdjustStep is one correction of points the rules allow: the form's value as the record writes points ("0.3",
+// "-0.5", "1"; record.Hundredths reads it back, and refuses a "+") and its label with a sign ("+0.3", "+1").
+type AdjustStep struct {
+	Value, Label string
+}
+
+func adjustStep(h int) AdjustStep {
+	s := AdjustStep{Value: record.FormatPoints(h), Label: record.FormatPoints(h)}
+	if h > 0 {
+		s.Label = "+" + s.Value
+	}
+	return s
 }
 
 // PointsRow is one seat's points.
@@ -72,7 +82,6 @@ type PointsRow struct {
 // (spectator.Hidden): a night action (a shot, a check, a protection), which names a role's seat, and a correction
 // of points, which tells teams apart; the host page hides it unless the host shows the roles.
 type ChronoLine struct {
-	Seq    int
 	Text   string
 	Secret bool
 }
@@ -112,7 +121,7 @@ type View struct {
 	Finished   bool
 	Winner     string
 	Points     []PointsRow
-	Adjust     []string // the allowed adjustment steps, for the club's rules
+	Adjust     []AdjustStep // the allowed adjustment steps, for the club's rules
 	FreeAdjust bool
 	Chrono     []ChronoLine
 	Audit      []string
@@ -195,7 +204,7 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 			RoleLetter: RoleLetter(cat, in.Lang, sr.Role), Black: sr.Team == mafia.Black, Alive: sr.Alive, Fouls: sr.Fouls, Warnings: sr.Warnings,
 			Muted: next.Muted.Has(sr.Seat), Nominated: nominated.Has(sr.Seat), Speaking: next.Speaker == sr.Seat,
 			Actor: next.Actors.Has(sr.Seat), Candidate: candidates.Has(sr.Seat), Voted: next.Voted.Has(sr.Seat),
-			Disciplinable: g.Disciplinable(sr.Seat), Points: Points(sr.Points)}
+			Disciplinable: g.Disciplinable(sr.Seat)}
 		if sr.Out.How != mafia.NotOut {
 			sv.Out = v.T("out."+sr.Out.How.String(), v.T("phase."+sr.Out.Phase.String(), sr.Out.Number))
 		}
@@ -205,15 +214,14 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 		// The roles were dealt at random on the server: before the acquaintance the host hands them out, seat by
 		// seat, with the gesture of each role (000 L69). Steps he only walks through: no event records them.
 		for _, sr := range res.Seats {
-			v.Steps = append(v.Steps, StepView{Seat: sr.Seat, Limit: handoutLimit, Current: len(v.Steps) == 0,
+			v.Steps = append(v.Steps, StepView{Limit: handoutLimit, Current: len(v.Steps) == 0,
 				Key:   fmt.Sprintf("g%d-night1-handout-%d", in.Game, sr.Seat),
 				Label: v.T("step.handout", sr.Seat, v.T("role."+sr.Role.String()), v.T("gesture."+mafia.RoleGesture(sr.Role).String()))})
 		}
 	}
 	handout := len(v.Steps)
 	for i, ps := range next.Plan() {
-		sv := StepView{Label: v.stepLabel(ps, g.Role(ps.Seat)), Seat: ps.Seat, Limit: ps.Limit, Current: (i == 0 && handout == 0) || ps.Current,
-			Lost: ps.Speech == mafia.SpeechLost}
+		sv := StepView{Label: v.stepLabel(ps, g.Role(ps.Seat)), Limit: ps.Limit, Current: (i == 0 && handout == 0) || ps.Current}
 		if ps.Event != mafia.NoEvent {
 			sv.Event = ps.Event.String()
 		}
@@ -226,9 +234,6 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 			for j := range v.Seats {
 				v.Seats[j].Speaking = v.Seats[j].N == ps.Seat
 			}
-		}
-		if ps.Step == mafia.StepLastWord {
-			v.Seats[ps.Seat-1].LastWord = true
 		}
 	}
 	if len(v.Steps) > 0 && v.Steps[0].Limit > 0 {
@@ -325,7 +330,7 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 		v.Points = append(v.Points, row)
 	}
 	for _, h := range rs.AdjustSteps() {
-		v.Adjust = append(v.Adjust, strings.TrimRight(Points(h), "0")) // "0.1", "-0.3"
+		v.Adjust = append(v.Adjust, adjustStep(h))
 	}
 	v.FreeAdjust = rs.Points == mafia.PointsXCraft
 	v.Chrono = Chronology(cat, in.Lang, st.Record, in.Times)
@@ -638,7 +643,7 @@ func Chronology(cat i18n.Catalog, lang string, rec *record.Record, times []strin
 		// what the public view hides while the game goes on: the night's actions, and the points' corrections, since
 		// points reveal teams
 		secret := spectator.Hidden(e.Type)
-		out = append(out, ChronoLine{Seq: i + 1, Text: cat.T(lang, "phase."+phase.String(), num) + ", " + at + ", " + text, Secret: secret})
+		out = append(out, ChronoLine{Text: cat.T(lang, "phase."+phase.String(), num) + ", " + at + ", " + text, Secret: secret})
 	}
 	return out
 }

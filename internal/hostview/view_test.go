@@ -423,3 +423,34 @@ func TestAdjustSecret(t *testing.T) {
 		t.Error("the finished game still hides the adjustment")
 	}
 }
+
+// TestAdjustSteps: the corrections of points the club's rules allow are offered with a sign ("+0.3"), their
+// values written as the record writes points, so that the form reads each back to its hundredths; a whole
+// number is "1", not "1.".
+func TestAdjustSteps(t *testing.T) {
+	st := game(t, "fiim-2025-club", tenRoles, mafia.Day(), mafia.Speech(1))
+	v, page := build(t, st)
+	want := []AdjustStep{{"0.1", "+0.1"}, {"0.3", "+0.3"}, {"0.5", "+0.5"}, {"-0.1", "-0.1"}, {"-0.3", "-0.3"}, {"-0.5", "-0.5"}}
+	if !slices.Equal(v.Adjust, want) {
+		t.Errorf("the steps %q, want %q", v.Adjust, want)
+	}
+	for i, h := range st.Play.Rules().AdjustSteps() {
+		label := strings.ReplaceAll(want[i].Label, "+", "&#43;") // as html/template writes it
+		if !strings.Contains(page, `<option value="`+want[i].Value+`">`+label+`</option>`) {
+			t.Errorf("the page does not offer %+v", want[i])
+		}
+		got, err := EventsFromForm(form("type", "adjust", "seat", "3", "points", v.Adjust[i].Value), st.Play)
+		if err != nil || int(got[0].Points) != h {
+			t.Errorf("%q reads back as %+v (%v), want %d", v.Adjust[i].Value, got, err, h)
+		}
+	}
+	for h, want := range map[int]AdjustStep{100: {"1", "+1"}, -100: {"-1", "-1"}, 150: {"1.5", "+1.5"}, 5: {"0.05", "+0.05"}} {
+		s := adjustStep(h)
+		if s != want {
+			t.Errorf("%d: %+v, want %+v", h, s, want)
+		}
+		if got, err := EventsFromForm(form("type", "adjust", "seat", "3", "points", s.Value), st.Play); err != nil || int(got[0].Points) != h {
+			t.Errorf("%q reads back as %+v (%v), want %d", s.Value, got, err, h)
+		}
+	}
+}
