@@ -263,7 +263,8 @@ func (g *Game) Shooters() Seats {
 	return g.alive & g.black &^ g.shotBy
 }
 
-// ShotTwice returns the black players who shot more than once tonight: the night's shot is then a miss (R43).
+// ShotTwice returns the black players who shot more than once tonight, or by day in the night that ended this
+// morning: the night's shot is then a miss (R43).
 func (g *Game) ShotTwice() Seats { return g.shotTwice }
 
 // Out returns how and when seat s left; How is NotOut while he plays.
@@ -416,7 +417,7 @@ func (g *Game) day() error {
 	g.firstRound = uint16(len(g.rounds))
 	g.lastWord, g.bmSeat = 0, 0
 	g.victim = uint8(victim)
-	g.nightStage, g.shotBy, g.shotTwice, g.checkedBy = 0, 0, 0, 0
+	g.nightStage, g.shotBy, g.checkedBy = 0, 0, 0 // shotTwice stays: the morning says why the night missed
 	g.donTarget, g.sheriffTarget, g.healed, g.healTarget = 0, 0, false, 0
 
 	if victim != 0 {
@@ -558,6 +559,7 @@ func (g *Game) night() error {
 	g.closeDay()
 	g.phase = PhaseNight
 	g.num++
+	g.shotTwice = 0
 	g.lastWord, g.bmSeat, g.speaker = 0, 0, 0
 	g.nightAlive[g.num%4] = uint8(g.alive.Len())
 	// 002 §7.9: nobody left during three nights and three days in a row, starting with a night. Checked at the

@@ -130,6 +130,26 @@ func TestShotMiss(t *testing.T) {
 	}
 }
 
+// R43: the black who shot more than once is still known in the morning, when the host says why the night missed,
+// and forgotten when the next night begins.
+func TestShotTwiceKnownInTheMorning(t *testing.T) {
+	g := play(t, "fiim-2025-club", ten, nil, cat(Day(), speeches(1, 10), Night(), Shot(3, 1), Shot(3, 2), Shot(7, 1), Shot(9, 1))...)
+	if got := g.ShotTwice(); got != Seats(0).Add(3) {
+		t.Errorf("at night ShotTwice %v, want #3", got.List())
+	}
+	mustApply(t, g, Day())
+	if g.Out(1).How == OutKilled {
+		t.Fatal("#1 was killed though #3 shot twice")
+	}
+	if got := g.ShotTwice(); got != Seats(0).Add(3) {
+		t.Errorf("in the morning ShotTwice %v, want #3", got.List())
+	}
+	mustApply(t, g, cat(speeches(2, 10), Speech(1), Night())...)
+	if got := g.ShotTwice(); got != 0 {
+		t.Errorf("the next night ShotTwice %v, want nobody", got.List())
+	}
+}
+
 // Speech lengths the plan gives: home-ua's 2nd warning costs the current round's speech, or the next one when it
 // comes after his own (004 L47, C-46), the 1st costs nothing; X-Craft §7.8 shortens a muted speech to 30 s at
 // exactly 3 or 4 alive, not at 5 (C-10). The plan lists the last words of two players in the order they left and

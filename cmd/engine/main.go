@@ -34,6 +34,7 @@ import (
 
 	"mafiaclub/internal/hostview"
 	"mafiaclub/internal/i18n"
+	"mafiaclub/mafia"
 	"mafiaclub/mafia/record"
 )
 
@@ -86,8 +87,9 @@ func apply(st *hostview.State, o op) (next *hostview.State, err error) {
 		return st.Undo()
 	}
 	form, err := url.ParseQuery(o.Form)
-	if err != nil {
-		return st, err
+	if err != nil { // the page's script sent a form it did not encode: a bug, not the host's
+		println("mafiaclub engine: the form:", err.Error())
+		return st, errFailed
 	}
 	events, err := hostview.EventsFromForm(form, st.Play)
 	if err != nil {
@@ -110,7 +112,8 @@ func (a *answer) draw() {
 	st.In.Version = base.In.Version + int64(len(pending))
 	var b strings.Builder
 	if err := hostview.Render(&b, hostview.Build(&st, cat, newKey)); err != nil {
-		a.Error = err.Error()
+		a.Error = cat.T(lang, "host.engine_failed")
+		println("mafiaclub engine: drawing:", err.Error())
 		return
 	}
 	a.HTML = b.String()
@@ -172,19 +175,34 @@ func reply(a answer) any {
 // errFailed is a bug of the engine's, met on an action: the page says so in its language.
 var errFailed = errors.New("the engine failed")
 
+// errorText says why an action was refused in the page's language: a form that cannot be read or a broken rule in
+// the catalogue's words; anything else is the engine's failure, its cause for the console.
 func errorText(err error) string {
-	if errors.Is(err, errFailed) {
-		return cat.T(lang, "host.engine_failed")
+	var fe *hostview.FormError
+	var re *mafia.RuleError
+	if errors.As(err, &fe) || errors.As(err, &re) {
+		return hostview.ErrorText(cat, lang, err)
 	}
-	return hostview.ErrorText(cat, lang, err)
+	if !errors.Is(err, errFailed) {
+		println("mafiaclub engine:", err.Error())
+	}
+	return cat.T(lang, "host.engine_failed")
 }
+
+// failed is an answer's text for a failure of the engine's (a catalogue key), its technical cause for the console.
+func failed(key string, cause error) string {
+	println("mafiaclub engine:", cause.Error())
+	return cat.T(lang, key)
+}
+
+var errNoGame = errors.New("no game loaded")
 
 func main() {
 	api := map[string]any{
 		"catalog": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			c := map[string]string{}
 			if err := json.Unmarshal([]byte(args[1].String()), &c); err != nil {
-				return err.Error()
+				return failed("host.engine_failed", fmt.Errorf("the catalogue: %w", err)) // the worker tells the console
 			}
 			lang = args[0].String() // its plural rules are the language's
 			cat = i18n.Catalog{lang: c, "en": c}
@@ -197,27 +215,17 @@ func main() {
 			return cat.T(lang, args[0].String())
 		}),
 		"load": js.FuncOf(func(_ js.Value, args []js.Value) any {
-			var in hostview.Input
-			if err := json.Unmarshal([]byte(args[0].String()), &in); err != nil {
-				return err.Error()
-			}
-			in.Lang = lang
-			st, err := hostview.Read(in)
-			if err != nil {
-				return err.Error()
-			}
-			base, current, pending = st, st, nil
-			return ""
+			return load(args[0].String())
 		}),
 		"replay": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			var ops []op
 			var a answer
 			if err := json.Unmarshal([]byte(args[0].String()), &ops); err != nil {
-				a.Error = err.Error()
+				a.Error = failed("host.engine_failed", fmt.Errorf("the actions: %w", err))
 				return reply(a)
 			}
 			if base == nil {
-				a.Error = "no game"
+				a.Error = failed("host.no_game", errNoGame)
 				return reply(a)
 			}
 			current, pending = base, nil
@@ -253,27 +261,7 @@ func main() {
 			return reply(step(op{Undo: true}))
 		}),
 		"commit": js.FuncOf(func(_ js.Value, args []js.Value) any {
-			var a answer
-			if len(pending) == 0 {
-				a.Error = "nothing to commit"
-				return reply(a)
-			}
-			next, err := apply(base, pending[0])
-			if err != nil { // the server took what this engine refuses: the page fetches the game again
-				a.Error = err.Error()
-				return reply(a)
-			}
-			next.In.Version = int64(args[0].Int())
-			base = next
-			pending = pending[1:]
-			in := base.In
-			in.Record = record.Encode(base.Record)
-			a.Base, _ = json.Marshal(in)
-			a.Version, a.Pending = base.In.Version+int64(len(pending)), len(pending) // the page is drawn already
-			if a.Pending > 0 {
-				a.Status = cat.N(lang, "host.pending.n", a.Pending)
-			}
-			return reply(a)
+			return reply(commit(int64(args[0].Int())))
 		}),
 	}
 	obj := js.Global().Get("Object").New()
@@ -287,11 +275,13 @@ func main() {
 	select {}
 }
 
-// step applies one more action on top of the current state; a refused one leaves everything as it was.
+// step applies one more action on top of the current state; a refused one leaves everything as it was. So does
+// one whose page cannot be drawn: the page keeps only actions that come with their page, and an action kept here
+// but not there would be the next commit's, one the server never received.
 func step(o op) answer {
 	var a answer
 	if current == nil {
-		a.Error = "no game"
+		a.Error = failed("host.no_game", errNoGame)
 		return a
 	}
 	next, err := apply(current, o)
@@ -299,8 +289,54 @@ func step(o op) answer {
 		a.Error = errorText(err)
 		return a
 	}
+	prev, waiting := current, len(pending)
 	current = next
 	pending = append(pending, o)
 	a.draw()
+	if a.Error != "" {
+		current, pending = prev, pending[:waiting]
+		a.HTML, a.Version, a.Pending, a.Status = "", 0, 0, ""
+	}
+	return a
+}
+
+// load takes the game as the server confirmed it (hostview.Input as JSON), with no action waiting; it answers ""
+// or why not, in the page's words.
+func load(input string) string {
+	var in hostview.Input
+	if err := json.Unmarshal([]byte(input), &in); err != nil {
+		return failed("host.load_failed", fmt.Errorf("the game: %w", err))
+	}
+	in.Lang = lang
+	st, err := hostview.Read(in)
+	if err != nil {
+		return failed("host.load_failed", fmt.Errorf("the game's record: %w", err))
+	}
+	base, current, pending = st, st, nil
+	return ""
+}
+
+// commit moves the first action waiting into the confirmed game, which the server saved at version.
+func commit(version int64) answer {
+	var a answer
+	if len(pending) == 0 { // the page and the engine disagree on what waits: the page fetches the game again
+		a.Error = failed("host.out_of_step", errors.New("commit with no action waiting"))
+		return a
+	}
+	next, err := apply(base, pending[0])
+	if err != nil { // the server took what this engine refuses: the page fetches the game again
+		a.Error = failed("host.out_of_step", fmt.Errorf("commit: the engine refuses the saved action: %w", err))
+		return a
+	}
+	next.In.Version = version
+	base = next
+	pending = pending[1:]
+	in := base.In
+	in.Record = record.Encode(base.Record)
+	a.Base, _ = json.Marshal(in)
+	a.Version, a.Pending = base.In.Version+int64(len(pending)), len(pending) // the page is drawn already
+	if a.Pending > 0 {
+		a.Status = cat.N(lang, "host.pending.n", a.Pending)
+	}
 	return a
 }

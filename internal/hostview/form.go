@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"mafiaclub/mafia"
 	"mafiaclub/mafia/record"
@@ -20,6 +21,12 @@ type FormError struct {
 func (e *FormError) Error() string { return fmt.Sprintf(e.Format, e.Args...) }
 
 func formErr(format string, args ...any) error { return &FormError{Format: format, Args: args} }
+
+// MaxEventText bounds an event's reason and note, in characters: the club's bound (club.MaxEventText, which the
+// server checks again; a test keeps the two equal), checked here too so that the browser's engine does not draw
+// and keep an action the server will refuse. It is not imported: the club's package would weigh 350 KB in the
+// browser's engine for one number.
+const MaxEventText = 500
 
 // EventsFromForm turns the host's action form into record events. It only reads the form; whether the rules allow
 // the events is the engine's answer. "shoot_all" (all at seat N in one tap) is one shot by each black player who
@@ -85,17 +92,12 @@ func EventsFromForm(f url.Values, play *mafia.Game) ([]record.Event, error) {
 		e.Voters, _, err = seats("voters")
 		e.VotersGiven = true
 	case mafia.EvBestMove:
+		// how many seats a best move names is the engine's rule (R56, ErrBadBestMove): the form only reads them
+		var by uint8
 		var list []int
-		if e.Seat, err = seat("by"); err == nil {
-			_, list, err = seats("targets")
-		}
-		if err == nil && (len(list) == 0 || len(list) > 3) {
-			err = formErr("name one to three seats")
-		}
-		if err == nil {
-			for _, x := range list {
-				e.Targets[e.NTargets] = uint8(x)
-				e.NTargets++
+		if by, err = seat("by"); err == nil {
+			if _, list, err = seats("targets"); err == nil {
+				e.Event = mafia.BestMove(int(by), list...)
 			}
 		}
 	}
@@ -105,12 +107,15 @@ func EventsFromForm(f url.Values, play *mafia.Game) ([]record.Event, error) {
 	if t == mafia.EvAdjust {
 		h, perr := record.Hundredths([]byte(strings.TrimSpace(f.Get("points"))))
 		if perr != nil {
-			return nil, formErr("points: %v", perr)
+			return nil, formErr("the points: a number with at most two decimals, like 0.3 or -0.5")
 		}
 		e.Points = int32(h)
 	}
 	if (t == mafia.EvDisqualify || t == mafia.EvTeamLoss) && e.Reason == "" {
 		return nil, formErr("give the reason")
+	}
+	if utf8.RuneCountInString(e.Reason) > MaxEventText || utf8.RuneCountInString(e.Note) > MaxEventText {
+		return nil, formErr("a reason or note is at most %d characters", MaxEventText)
 	}
 	return []record.Event{e}, nil
 }

@@ -4,9 +4,15 @@ import (
 	"encoding/json"
 	"errors"
 	"net/url"
+	"os"
 	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
+	"mafiaclub/internal/club"
+	"mafiaclub/internal/i18n"
 	"mafiaclub/mafia"
 	"mafiaclub/mafia/record"
 )
@@ -233,12 +239,12 @@ func TestEventsFromForm(t *testing.T) {
 		"a shot at nobody":           form("type", "shoot_all"),
 		"an unknown action":          form("type", "fly"),
 		"no action":                  form(),
-		"a best move of four":        form("type", "best_move", "by", "1", "targets", "2", "targets", "3", "targets", "4", "targets", "5"),
-		"a best move of none":        form("type", "best_move", "by", "1"),
 		"a disqualification, no why": form("type", "disqualify", "seat", "3"),
 		"a blank reason":             form("type", "disqualify", "seat", "3", "reason", "   "),
 		"a team loss, no why":        form("type", "team_loss", "seat", "3"),
 		"points that are no number":  form("type", "adjust", "seat", "3", "points", "lots"),
+		"a reason too long":          form("type", "disqualify", "seat", "3", "reason", strings.Repeat("ї", MaxEventText+1)),
+		"a note too long":            form("type", "foul", "seat", "3", "note", strings.Repeat("a", MaxEventText+1)),
 	} {
 		if got, err := EventsFromForm(f, day); !isFormError(err) || got != nil {
 			t.Errorf("%s: %+v %v, want a *FormError and no events", name, got, err)
@@ -255,4 +261,93 @@ func TestEventsFromForm(t *testing.T) {
 func isFormError(err error) bool {
 	var fe *FormError
 	return errors.As(err, &fe) && fe.Error() != ""
+}
+
+// TestEventsFromFormLimits: a reason or note longer than the club's bound (in characters, not bytes) is refused
+// when the form is read, before the browser's engine draws and keeps what the server would refuse; the bound is
+// the club's.
+func TestEventsFromFormLimits(t *testing.T) {
+	if MaxEventText != club.MaxEventText {
+		t.Fatalf("hostview's bound %d, the club's %d", MaxEventText, club.MaxEventText)
+	}
+	cat := catalog(t)
+	day := game(t, "fiim-2025-club", tenRoles, mafia.Day(), mafia.Speech(1)).Play
+	long := strings.Repeat("ї", MaxEventText) // 1,000 bytes, 500 characters: allowed
+	if got, err := EventsFromForm(form("type", "disqualify", "seat", "3", "reason", long, "note", long), day); err != nil || len(got) != 1 || got[0].Reason != long {
+		t.Errorf("a reason of %d characters: %v", MaxEventText, err)
+	}
+	_, err := EventsFromForm(form("type", "team_loss", "seat", "3", "reason", long+"ї"), day)
+	for _, lang := range i18n.Languages {
+		want := cat.T(lang, "error.invalid", cat.T(lang, "msg:a reason or note is at most %d characters", MaxEventText))
+		if got := ErrorText(cat, lang, err); got != want || strings.Contains(got, "[") {
+			t.Errorf("%s: %q, want %q", lang, got, want)
+		}
+	}
+}
+
+// TestBestMoveCountIsTheEngines: the form reads the seats a best move names; how many it may name is the engine's
+// rule (R56), whose refusal the page says in the catalogue's words.
+func TestBestMoveCountIsTheEngines(t *testing.T) {
+	cat := catalog(t)
+	morning := game(t, "fiim-2025-club", tenRoles, join(day1Tie, hands(3, 1, 2, 4, 5, 6, 8), mafia.VoteRest(7), mafia.Night(),
+		mafia.Shot(7, 1), mafia.Shot(9, 1), mafia.Day())...)
+	for name, f := range map[string]url.Values{
+		"four seats": form("type", "best_move", "by", "1", "targets", "2", "targets", "4", "targets", "5", "targets", "6"),
+		"none":       form("type", "best_move", "by", "1"),
+	} {
+		events, err := EventsFromForm(f, morning.Play)
+		if err != nil {
+			t.Errorf("%s: the form was not read: %v", name, err)
+			continue
+		}
+		_, err = morning.Apply(events, "19:00:00")
+		if !errors.Is(err, mafia.ErrBadBestMove) {
+			t.Errorf("%s: the engine answers %v, want %v", name, err, mafia.ErrBadBestMove)
+			continue
+		}
+		if got := ErrorText(cat, "uk", err); !strings.HasPrefix(got, cat.T("uk", "rule.bad_best_move")) {
+			t.Errorf("%s: the page says %q", name, got)
+		}
+	}
+	events, err := EventsFromForm(form("type", "best_move", "by", "1", "targets", "7", "targets", "9", "targets", "10"), morning.Play)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := morning.Apply(events, "19:00:00"); err != nil {
+		t.Errorf("a best move of three: %v", err)
+	}
+}
+
+// TestFormMessagesTranslated: every message the form reader gives (formErr's format) is a catalogue key ("msg:"
+// and the format) in every language, and a form's error says nothing in English where the language is another:
+// points that are no number give the catalogue's words, not the parser's.
+func TestFormMessagesTranslated(t *testing.T) {
+	cat := catalog(t)
+	re := regexp.MustCompile(`formErr\("((?:[^"\\]|\\.)*)"`)
+	n := 0
+	for _, f := range []string{"form.go", "input.go"} {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range re.FindAllStringSubmatch(string(src), -1) {
+			n++
+			format, _ := strconv.Unquote(`"` + m[1] + `"`)
+			for _, lang := range i18n.Languages {
+				if _, ok := cat[lang]["msg:"+format]; !ok {
+					t.Errorf("%s: %q has no %s translation", f, format, lang)
+				}
+			}
+		}
+	}
+	if n < 8 {
+		t.Fatalf("found only %d messages: the scan is broken", n)
+	}
+	day := game(t, "fiim-2025-club", tenRoles, mafia.Day(), mafia.Speech(1)).Play
+	_, err := EventsFromForm(form("type", "adjust", "seat", "3", "points", "lots"), day)
+	for _, lang := range []string{"uk", "ru"} {
+		if got := ErrorText(cat, lang, err); strings.Contains(got, "lots") || strings.Contains(got, "number") || strings.Contains(got, "[") {
+			t.Errorf("%s: the points' error %q is not the catalogue's", lang, got)
+		}
+	}
 }

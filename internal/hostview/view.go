@@ -3,12 +3,14 @@ package hostview
 import (
 	"errors"
 	"fmt"
+	"html/template"
 	"strconv"
 	"strings"
 
 	"mafiaclub/internal/i18n"
 	"mafiaclub/mafia"
 	"mafiaclub/mafia/record"
+	"mafiaclub/mafia/spectator"
 )
 
 // SeatView is one seat of the table as the host sees it.
@@ -24,9 +26,7 @@ type SeatView struct {
 	Muted, Nominated bool
 	Speaking, Actor  bool
 	Candidate, Voted bool
-	LastWord         bool
 	Disciplinable    bool // a foul, warning or disqualification may be given to him now (the engine says)
-	Points           string
 	// What the seat's card offers, decided once in Build rather than in the template (its conditions and calls
 	// are reflective, and slow in the browser's WebAssembly): the forms, each with its own idempotency key, and the
 	// badges' words.
@@ -44,11 +44,9 @@ type Labels struct {
 type StepView struct {
 	Key     string // identifies the step for the page's timer
 	Label   string
-	Seat    int
 	Limit   int
 	Event   string
 	Current bool
-	Lost    bool
 }
 
 // VoteView is the voting round under way.
@@ -56,6 +54,20 @@ type VoteView struct {
 	Candidate int
 	Last      bool // the hands not raised yet go to this candidate (the engine's RestToLast)
 	Counts    []string
+}
+
+// AdjustStep is one correction of points the rules allow: the form's value as the record writes points ("0.3",
+// "-0.5", "1"; record.Hundredths reads it back, and refuses a "+") and its label with a sign ("+0.3", "+1").
+type AdjustStep struct {
+	Value, Label string
+}
+
+func adjustStep(h int) AdjustStep {
+	s := AdjustStep{Value: record.FormatPoints(h), Label: record.FormatPoints(h)}
+	if h > 0 {
+		s.Label = "+" + s.Value
+	}
+	return s
 }
 
 // PointsRow is one seat's points.
@@ -66,10 +78,10 @@ type PointsRow struct {
 	Items      []string
 }
 
-// ChronoLine is one event of the chronology. Secret marks a night action (a shot, a check, a protection): it
-// names a role's seat, so the host page hides it while the game goes on unless the host shows the roles.
+// ChronoLine is one event of the chronology. Secret marks what the public view hides while the game goes on
+// (spectator.Hidden): a night action (a shot, a check, a protection), which names a role's seat, and a correction
+// of points, which tells teams apart; the host page hides it unless the host shows the roles.
 type ChronoLine struct {
-	Seq    int
 	Text   string
 	Secret bool
 }
@@ -109,15 +121,16 @@ type View struct {
 	Finished   bool
 	Winner     string
 	Points     []PointsRow
-	Adjust     []string // the allowed adjustment steps, for the club's rules
+	Adjust     []AdjustStep // the allowed adjustment steps, for the club's rules
 	FreeAdjust bool
 	Chrono     []ChronoLine
 	Audit      []string
 	LastEvent  string
+	LastSecret bool // the last event is secret (a night action): the undo box hides it with the roles
 	HasPoints  bool
 	IsChief    bool   // the viewer is the chief judge of this tournament game
 	Morning    string // the morning's announcement
-	// MorningWhy says why the night was a miss where the record shows it (a black shot more than once); it names
+	// MorningWhy says why the night was a miss where the engine knows it (a black shot more than once); it names
 	// a black seat, so the page hides it with the roles.
 	MorningWhy string
 	// Secret: the game goes on, so whatever reveals a role or a team (the points and their items, the night's
@@ -191,7 +204,7 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 			RoleLetter: RoleLetter(cat, in.Lang, sr.Role), Black: sr.Team == mafia.Black, Alive: sr.Alive, Fouls: sr.Fouls, Warnings: sr.Warnings,
 			Muted: next.Muted.Has(sr.Seat), Nominated: nominated.Has(sr.Seat), Speaking: next.Speaker == sr.Seat,
 			Actor: next.Actors.Has(sr.Seat), Candidate: candidates.Has(sr.Seat), Voted: next.Voted.Has(sr.Seat),
-			Disciplinable: g.Disciplinable(sr.Seat), Points: Points(sr.Points)}
+			Disciplinable: g.Disciplinable(sr.Seat)}
 		if sr.Out.How != mafia.NotOut {
 			sv.Out = v.T("out."+sr.Out.How.String(), v.T("phase."+sr.Out.Phase.String(), sr.Out.Number))
 		}
@@ -201,15 +214,14 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 		// The roles were dealt at random on the server: before the acquaintance the host hands them out, seat by
 		// seat, with the gesture of each role (000 L69). Steps he only walks through: no event records them.
 		for _, sr := range res.Seats {
-			v.Steps = append(v.Steps, StepView{Seat: sr.Seat, Limit: handoutLimit, Current: len(v.Steps) == 0,
+			v.Steps = append(v.Steps, StepView{Limit: handoutLimit, Current: len(v.Steps) == 0,
 				Key:   fmt.Sprintf("g%d-night1-handout-%d", in.Game, sr.Seat),
 				Label: v.T("step.handout", sr.Seat, v.T("role."+sr.Role.String()), v.T("gesture."+mafia.RoleGesture(sr.Role).String()))})
 		}
 	}
 	handout := len(v.Steps)
 	for i, ps := range next.Plan() {
-		sv := StepView{Label: v.stepLabel(ps, g.Role(ps.Seat)), Seat: ps.Seat, Limit: ps.Limit, Current: (i == 0 && handout == 0) || ps.Current,
-			Lost: ps.Speech == mafia.SpeechLost}
+		sv := StepView{Label: v.stepLabel(ps, g.Role(ps.Seat)), Limit: ps.Limit, Current: (i == 0 && handout == 0) || ps.Current}
 		if ps.Event != mafia.NoEvent {
 			sv.Event = ps.Event.String()
 		}
@@ -222,9 +234,6 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 			for j := range v.Seats {
 				v.Seats[j].Speaking = v.Seats[j].N == ps.Seat
 			}
-		}
-		if ps.Step == mafia.StepLastWord {
-			v.Seats[ps.Seat-1].LastWord = true
 		}
 	}
 	if len(v.Steps) > 0 && v.Steps[0].Limit > 0 {
@@ -305,10 +314,8 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 					killed = true
 				}
 			}
-			if !killed {
-				if twice := lastNightTwice(st.Record); twice != 0 {
-					v.MorningWhy = v.T("game.miss_twice", twice)
-				}
+			if twice := g.ShotTwice().List(); !killed && len(twice) > 0 {
+				v.MorningWhy = v.T("game.miss_twice", twice[0]) // the engine keeps last night's until the next (R43)
 			}
 		}
 	}
@@ -323,7 +330,7 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 		v.Points = append(v.Points, row)
 	}
 	for _, h := range rs.AdjustSteps() {
-		v.Adjust = append(v.Adjust, strings.TrimRight(Points(h), "0")) // "0.1", "-0.3"
+		v.Adjust = append(v.Adjust, adjustStep(h))
 	}
 	v.FreeAdjust = rs.Points == mafia.PointsXCraft
 	v.Chrono = Chronology(cat, in.Lang, st.Record, in.Times)
@@ -333,10 +340,22 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 		}
 	}
 	if len(v.Chrono) > 0 {
-		v.LastEvent = v.Chrono[len(v.Chrono)-1].Text
+		last := v.Chrono[len(v.Chrono)-1]
+		v.LastEvent, v.LastSecret = last.Text, last.Secret
 	}
 	v.seatCards()
 	return v
+}
+
+// UndoConfirm is the undo box's question with the last event, which is inside a secret element when it is secret:
+// the catalogue's sentence is escaped around it, wherever the language puts it.
+func (v *View) UndoConfirm() template.HTML {
+	const mark = "\x01"
+	last := template.HTMLEscapeString(v.LastEvent)
+	if v.LastSecret {
+		last = `<span class="secret">` + last + `</span>`
+	}
+	return template.HTML(strings.Replace(template.HTMLEscapeString(v.T("game.undo_confirm", mark)), mark, last, 1))
 }
 
 // seatCards decides what each seat's card shows and offers, as the template did with its conditions.
@@ -435,20 +454,6 @@ func nightShots(rec *record.Record, g *mafia.Game) ([]ShotView, []int) {
 		shots = append(shots, ShotView{By: by, Target: int(e.Target), Twice: twice.Has(by)})
 	}
 	return shots, g.Shooters().List()
-}
-
-// lastNightTwice returns a black player who shot more than once in the night that ended this morning, or 0.
-func lastNightTwice(rec *record.Record) int {
-	var shot mafia.Seats
-	for _, e := range tonight(rec) {
-		if e.Type == mafia.EvShot {
-			if shot.Has(int(e.Seat)) {
-				return int(e.Seat)
-			}
-			shot = shot.Add(int(e.Seat))
-		}
-	}
-	return 0
 }
 
 // restVotes replays a record and returns, by day, the default votes (R26) each vote on a last candidate gave
@@ -635,8 +640,10 @@ func Chronology(cat i18n.Catalog, lang string, rec *record.Record, times []strin
 		if i < len(times) {
 			at = times[i]
 		}
-		secret := e.Type == mafia.EvShot || e.Type == mafia.EvCheck || e.Type == mafia.EvHeal
-		out = append(out, ChronoLine{Seq: i + 1, Text: cat.T(lang, "phase."+phase.String(), num) + ", " + at + ", " + text, Secret: secret})
+		// what the public view hides while the game goes on: the night's actions, and the points' corrections, since
+		// points reveal teams
+		secret := spectator.Hidden(e.Type)
+		out = append(out, ChronoLine{Text: cat.T(lang, "phase."+phase.String(), num) + ", " + at + ", " + text, Secret: secret})
 	}
 	return out
 }

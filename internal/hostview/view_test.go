@@ -374,3 +374,83 @@ func TestSummaryAboveTable(t *testing.T) {
 		t.Errorf("summary at %d, save at %d, the seats at %d: want the summary and the save before the seats", summary, save, seats)
 	}
 }
+
+// TestUndoBoxSecret: the undo box names the last event; a night action (a shot, a check) is inside an element the
+// page hides unless the host shows the roles, and nothing of it is left outside; a public event is shown plainly.
+func TestUndoBoxSecret(t *testing.T) {
+	cat := catalog(t)
+	undoBox := regexp.MustCompile(`(?s)<details class="panel" id="undo">.*?</details>`)
+	hidden := regexp.MustCompile(`(?s)<(section|div|li|span) class="[^"]*secret[^"]*".*?</(section|div|li|span)>`)
+	night := join(day1Tie, hands(3, 1, 2, 4, 5, 6, 8), mafia.VoteRest(7), mafia.Night(), mafia.Shot(7, 5))
+	for _, events := range [][]mafia.Event{night, join(night, mafia.Shot(9, 5), mafia.Check(7, 5))} {
+		v, page := build(t, game(t, "fiim-2025-club", tenRoles, events...))
+		box := undoBox.FindString(page)
+		last := template.HTMLEscapeString(v.LastEvent)
+		if !v.LastSecret || !strings.Contains(box, `<span class="secret">`+last+`</span>`) {
+			t.Errorf("the undo box shows %q outside a secret element: %s", v.LastEvent, box)
+		}
+		if strings.Contains(hidden.ReplaceAllString(box, ""), last) {
+			t.Errorf("the undo box still shows %q once the secret parts are hidden", v.LastEvent)
+		}
+		if want := template.HTMLEscapeString(cat.T("en", "game.undo_confirm", "")); !strings.Contains(box, want) {
+			t.Errorf("the undo box does not ask %q: %s", want, box)
+		}
+	}
+	v, page := build(t, game(t, "fiim-2025-club", tenRoles, join(night, mafia.Shot(9, 5), mafia.Day())...))
+	want := template.HTMLEscapeString(cat.T("en", "game.undo_confirm", v.LastEvent))
+	if v.LastSecret || !strings.Contains(undoBox.FindString(page), "<p>"+want+"</p>") {
+		t.Errorf("the morning's undo box does not show %q plainly", v.LastEvent)
+	}
+}
+
+// TestAdjustSecret: a correction of points during the game is hidden in the chronology with the roles, as the
+// points table is (points tell the teams apart, and the public view hides it too); once the game is over it shows.
+func TestAdjustSecret(t *testing.T) {
+	st := game(t, "fiim-2025-club", tenRoles, mafia.Day(), mafia.Speech(1), mafia.Event{Type: mafia.EvAdjust, Seat: 3, Points: -30}, mafia.Speech(2))
+	v, page := build(t, st)
+	line := v.Chrono[2]
+	if !strings.Contains(line.Text, "#3") || !line.Secret {
+		t.Fatalf("the adjustment's line %+v is not secret", line)
+	}
+	if !strings.Contains(page, `<li class="secret">`+template.HTMLEscapeString(line.Text)+`</li>`) {
+		t.Errorf("the page shows %q without hiding it", line.Text)
+	}
+	if v.Chrono[1].Secret || v.Chrono[3].Secret {
+		t.Error("a speech is hidden")
+	}
+	end := game(t, "fiim-2025-club", tenRoles, mafia.Day(), mafia.Speech(1), mafia.Event{Type: mafia.EvAdjust, Seat: 3, Points: -30}, mafia.TeamLoss(7))
+	if v, _ := build(t, end); v.Chrono[2].Secret {
+		t.Error("the finished game still hides the adjustment")
+	}
+}
+
+// TestAdjustSteps: the corrections of points the club's rules allow are offered with a sign ("+0.3"), their
+// values written as the record writes points, so that the form reads each back to its hundredths; a whole
+// number is "1", not "1.".
+func TestAdjustSteps(t *testing.T) {
+	st := game(t, "fiim-2025-club", tenRoles, mafia.Day(), mafia.Speech(1))
+	v, page := build(t, st)
+	want := []AdjustStep{{"0.1", "+0.1"}, {"0.3", "+0.3"}, {"0.5", "+0.5"}, {"-0.1", "-0.1"}, {"-0.3", "-0.3"}, {"-0.5", "-0.5"}}
+	if !slices.Equal(v.Adjust, want) {
+		t.Errorf("the steps %q, want %q", v.Adjust, want)
+	}
+	for i, h := range st.Play.Rules().AdjustSteps() {
+		label := strings.ReplaceAll(want[i].Label, "+", "&#43;") // as html/template writes it
+		if !strings.Contains(page, `<option value="`+want[i].Value+`">`+label+`</option>`) {
+			t.Errorf("the page does not offer %+v", want[i])
+		}
+		got, err := EventsFromForm(form("type", "adjust", "seat", "3", "points", v.Adjust[i].Value), st.Play)
+		if err != nil || int(got[0].Points) != h {
+			t.Errorf("%q reads back as %+v (%v), want %d", v.Adjust[i].Value, got, err, h)
+		}
+	}
+	for h, want := range map[int]AdjustStep{100: {"1", "+1"}, -100: {"-1", "-1"}, 150: {"1.5", "+1.5"}, 5: {"0.05", "+0.05"}} {
+		s := adjustStep(h)
+		if s != want {
+			t.Errorf("%d: %+v, want %+v", h, s, want)
+		}
+		if got, err := EventsFromForm(form("type", "adjust", "seat", "3", "points", s.Value), st.Play); err != nil || int(got[0].Points) != h {
+			t.Errorf("%q reads back as %+v (%v), want %d", s.Value, got, err, h)
+		}
+	}
+}
