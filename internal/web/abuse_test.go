@@ -277,8 +277,8 @@ func TestClientAddr(t *testing.T) {
 		{"127.0.0.1:5000", []string{"198.51.100.1:4711"}, "198.51.100.1"}, // a proxy that writes the port
 		{"127.0.0.1:5000", []string{"6.6.6.6, unknown, 198.51.100.1"}, "198.51.100.1"},
 		{"127.0.0.1:5000", []string{"6.6.6.6, unknown"}, "127.0.0.1"}, // left of "unknown" is the client's word
-		{"127.0.0.1:5000", []string{"10.0.0.5"}, "10.0.0.5"}, // only proxies: the farthest one
-		{"127.0.0.1:5000", []string{"unknown"}, "127.0.0.1"}, // no address: the last one known
+		{"127.0.0.1:5000", []string{"10.0.0.5"}, "10.0.0.5"},          // only proxies: the farthest one
+		{"127.0.0.1:5000", []string{"unknown"}, "127.0.0.1"},          // no address: the last one known
 		{"[::ffff:127.0.0.1]:5000", []string{"::ffff:198.51.100.1"}, "198.51.100.1"},
 	} {
 		r, _ := http.NewRequest(http.MethodGet, "/", nil)

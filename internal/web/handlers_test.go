@@ -419,7 +419,7 @@ func TestPlayThroughForms(t *testing.T) {
 	if page := h.get(c, fmt.Sprintf("/games/%d", id)).Body; !strings.Contains(page, "Ніч 2: убито #5") {
 		t.Errorf("the morning does not say who was killed")
 	}
-	wantRefused(400, "Перевірте форму", "type", "best_move", "by", "5")
+	wantRefused(422, "Найкращий хід", "type", "best_move", "by", "5") // naming nobody: the engine refuses it (R56)
 	h.mustAct(c, id, "type", "best_move", "by", "5", "targets", "7", "targets", "9", "targets", "1")
 	// undo needs a confirmation, then removes the last event
 	v := strconv.FormatInt(h.version(id), 10)
