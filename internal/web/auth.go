@@ -190,7 +190,11 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// logout ends the session and has the browser forget what this site kept on the device: the host pages the service
+// worker keeps and the games the host page keeps (their records hold the roles), so that the device's next user
+// finds none of it, even offline.
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Clear-Site-Data", `"cache", "storage"`)
 	s.endSession(w, r)
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }

@@ -685,3 +685,39 @@ func TestE2EHostTimerAndKeys(t *testing.T) {
 	b.do("key 3", chromedp.KeyEvent("3"))
 	b.until("the digit nominated #3", fmt.Sprintf(`+document.getElementById('game').dataset.version === %d && !!document.querySelector('#seat-3 .nominated')`, v+1), 5*time.Second)
 }
+
+// TestE2EHostAppLogoutForgets: logging out makes the browser forget the device's copy of the live game (the kept
+// page and the stored record, both of which hold the roles), so that the device's next user finds none of it; and
+// with actions not yet saved, logging out asks first, and a "no" keeps them.
+func TestE2EHostAppLogoutForgets(t *testing.T) {
+	a := startAppTest(t)
+	b := a.open()
+	b.until("the service worker controls the page", `!!navigator.serviceWorker.controller || (location.reload(), false)`, 15*time.Second)
+	b.ready()
+	b.until("the page is kept for a reload offline", `(window.__kept = window.__kept || caches.match(location.pathname).then(r => !!r)) && window.__kept.then(v => window.__keptOK = v) && window.__keptOK === true`, 10*time.Second)
+
+	a.cut(b, true)
+	b.play(2)
+	eval[bool](b.hostBrowser, `window.__asked = 0, window.confirm = () => (window.__asked++, false), document.querySelector('form[action="/logout"]').requestSubmit(), true`)
+	if asked := eval[int](b.hostBrowser, `window.__asked`); asked != 1 || b.pending() != 2 {
+		t.Fatalf("logging out with 2 actions not yet saved: asked %d times, %d actions left; want asked once and both kept", asked, b.pending())
+	}
+	a.cut(b, false)
+	b.until("the actions saved", `mafiaclubHost.pending() === 0`, 20*time.Second)
+
+	stored := fmt.Sprintf(`new Promise(done => { const q = indexedDB.open('mafiaclub', 1);
+	  q.onupgradeneeded = () => q.result.createObjectStore('games', { keyPath: 'game' });
+	  q.onsuccess = () => { const g = q.result.transaction('games').objectStore('games').get(%d); g.onsuccess = () => { q.result.close(); done(g.result ? 'kept' : ''); }; };
+	  q.onerror = () => done('error') })`, a.id)
+	if got := evalAsync[string](b.hostBrowser, stored); got != "kept" {
+		t.Fatalf("before logging out the game is not stored on the device (%q): the test shows nothing", got)
+	}
+	eval[bool](b.hostBrowser, `document.querySelector('form[action="/logout"]').requestSubmit(), true`)
+	b.until("logged out", `location.pathname === '/' && !document.querySelector('form[action="/logout"]')`, 10*time.Second)
+	if got := evalAsync[string](b.hostBrowser, stored); got != "" {
+		t.Errorf("after logging out the game is still stored on the device (%q)", got)
+	}
+	if keys := evalAsync[string](b.hostBrowser, `caches.keys().then(k => k.join(','))`); keys != "" {
+		t.Errorf("after logging out the browser still keeps pages: %s", keys)
+	}
+}

@@ -23,6 +23,8 @@ type gameView struct {
 	Engine, Exec string
 	// Zone is the club's time zone, in which the browser writes the time of an action not yet saved.
 	Zone string
+	// Viewer is the viewer's account: what the page keeps on the device is his, and another's is not used.
+	Viewer int64
 }
 
 // hostInput is what the host page of a game is drawn from, for its viewer.
@@ -71,6 +73,9 @@ func (s *Server) renderGame(w http.ResponseWriter, r *http.Request, code int, st
 	v := gameView{Page: p, Game: st.Game, Host: template.HTML(buf.String()), Input: in}
 	v.Engine, v.Exec = s.engineURLs()
 	v.Zone = s.zone().String()
+	if p.User != nil {
+		v.Viewer = p.User.ID
+	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)
 	s.render(w, "game", v)

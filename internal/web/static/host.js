@@ -187,6 +187,7 @@
   // ---- the table app ----
 
   var engineURL = host.getAttribute('data-engine'), execURL = host.getAttribute('data-exec');
+  var userId = +host.getAttribute('data-user');
   if (!input.live && window.indexedDB) {
     // a saved game needs nothing kept on this device (its record holds the roles): forget it
     var del = indexedDB.open('mafiaclub', 1);
@@ -248,7 +249,7 @@
   }
   var writing = Promise.resolve();
   function persist() {
-    var rec = { game: gameId, base: base, ops: ops.slice() };
+    var rec = { game: gameId, user: userId, base: base, ops: ops.slice() };
     writing = writing.then(function () { return db(); }).then(function (d) {
       return new Promise(function (resolve) {
         var tx = d.transaction('games', 'readwrite');
@@ -372,6 +373,11 @@
   document.addEventListener('submit', function (e) {
     if (!app) { return; }
     var f = e.target;
+    // logging out makes the browser forget this device's copy of the game: not with actions not yet saved, unasked
+    if ((f.getAttribute('action') || '') === '/logout' && ops.length && !window.confirm(host.getAttribute('data-unsaved'))) {
+      e.preventDefault(); e.stopImmediatePropagation();
+      return;
+    }
     var m = (f.getAttribute('action') || '').match(/^\/games\/\d+\/(act|undo|save|reopen|approve-extra)$/);
     if (!m) { return; }
     var confirmText = f.getAttribute('data-confirm');
@@ -546,7 +552,8 @@
     }).then(function (got) {
       offlineText = got[0];
       var rec = got[1];
-      if (rec && rec.base && (rec.ops.length || rec.base.version > input.version)) {
+      // what another account kept on this device is not this host's to see or to send
+      if (rec && rec.user === userId && rec.base && (rec.ops.length || rec.base.version > input.version)) {
         base = rec.base; ops = rec.ops;
       }
       return call('load', JSON.stringify(base));
