@@ -10,6 +10,7 @@ import (
 	"mafiaclub/mafia"
 	"math"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -140,8 +141,11 @@ func (s *Server) ratingPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	// The table is the same for every reader of one version of the rating in one language: drawn once, kept.
-	key := p.Lang + "?" + r.URL.RawQuery
+	// The table is the same for every reader of one version of the rating in one language: drawn once, kept. Its
+	// key is the query as the rating read it (vals), not as it came: parameters the rating does not know would
+	// make a new table each, and be copied into its links.
+	vals := ratingValues(q)
+	key := p.Lang + "?" + vals.Encode()
 	if table, ok := s.tables.get(version, key); ok && version >= 0 {
 		p.Title = ratingTitle(p, q)
 		s.render(w, "rating", ratingView{Page: p, Table: table})
@@ -152,7 +156,6 @@ func (s *Server) ratingPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	vals := r.URL.Query()
 	v := ratingView{Page: p, Q: q, From: vals.Get("from"), To: vals.Get("to"), Rules: q.Scope(), Min: q.MinGames, Sort: "points",
 		Total: res.Total, PageNo: res.Page, Pages: res.Pages,
 		EloStart: formatElo(club.EloStart), EloK: fmt.Sprintf("%g", club.EloK), EloPrior: strconv.Itoa(club.EloPrior)}
@@ -194,6 +197,31 @@ func (s *Server) ratingPage(w http.ResponseWriter, r *http.Request) {
 		s.tables.put(version, key, v.Table)
 	}
 	s.render(w, "rating", v)
+}
+
+// ratingValues writes a rating query back as the page's address gives it, each parameter one way and only those
+// the rating knows (ratingQuery reads them).
+func ratingValues(q club.RatingQuery) url.Values {
+	v := url.Values{}
+	if q.Rules != "" {
+		v.Set("rules", q.Rules)
+	}
+	if !q.From.IsZero() {
+		v.Set("from", q.From.Format("2006-01-02"))
+	}
+	if !q.To.IsZero() {
+		v.Set("to", q.To.AddDate(0, 0, -1).Format("2006-01-02")) // the query's end is the day after
+	}
+	if q.MinGames > 0 {
+		v.Set("min", strconv.Itoa(q.MinGames))
+	}
+	if q.ByElo {
+		v.Set("sort", "elo")
+	}
+	if q.Page > 1 {
+		v.Set("page", strconv.Itoa(q.Page))
+	}
+	return v
 }
 
 func ratingTitle(p Page, q club.RatingQuery) string {

@@ -109,3 +109,23 @@ func TestRatingOneSystem(t *testing.T) {
 		}
 	}
 }
+
+// TestRatingQueryJunk: parameters the rating does not know are not copied into the rating's table (its links carry
+// only the rating's own), which is what is kept for the next readers, under the query as the rating read it.
+func TestRatingQueryJunk(t *testing.T) {
+	h := newHarness(t)
+	anon := h.client()
+	plain := h.get(anon, "/rating?sort=elo&min=0")
+	junk := h.get(anon, "/rating?sort=elo&zzjunkzz="+strings.Repeat("x", 4000)+"&min=0")
+	if plain.StatusCode != http.StatusOK || junk.StatusCode != http.StatusOK {
+		t.Fatalf("rating: %d and %d", plain.StatusCode, junk.StatusCode)
+	}
+	// the menu's language switch and login link come back to the address as it was asked (twice, in every page);
+	// the rating's own links, and the table kept for the next readers, carry none of the junk
+	if n := strings.Count(junk.Body, "zzjunkzz"); n > 2 {
+		t.Errorf("a parameter the rating does not know is copied into its page %d times", n)
+	}
+	if !strings.Contains(junk.Body, "sort=elo") {
+		t.Error("the page's links lost the rating's own parameters")
+	}
+}
