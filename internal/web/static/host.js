@@ -161,18 +161,25 @@
     if (!app) { submitting = true; if (live) { live.close(); } }
   });
 
-  var live = null;
+  var live = null, onVersion = [];
   function plainLive() {
     if (!window.EventSource || !input.live) { return; }
     live = new EventSource('/games/' + gameId + '/live');
-    live.addEventListener('version', function (ev) {
-      if (app || submitting || +ev.data <= input.version) { return; }
-      if (document.querySelector('.seatpick input:checked')) { document.getElementById('updated').hidden = false; return; }
-      // a GET of the game, never a reload: the page may be the answer to a form, which a reload would send again
-      window.location.replace('/games/' + gameId);
-    });
-    window.addEventListener('pagehide', function () { live.close(); });
+    onVersion.forEach(function (f) { live.addEventListener('version', f); });
+    live.onerror = function () {
+      // a refused stream (the server at its bound of streams, a session ended) is not resumed by the browser:
+      // open it again a little later, at a time of its own so that many pages do not come back together
+      if (live.readyState === 2 && !submitting) { setTimeout(plainLive, 5000 + Math.random() * 10000); }
+    };
   }
+  function whenVersion(f) { onVersion.push(f); if (live) { live.addEventListener('version', f); } }
+  whenVersion(function (ev) {
+    if (app || submitting || +ev.data <= input.version) { return; }
+    if (document.querySelector('.seatpick input:checked')) { document.getElementById('updated').hidden = false; return; }
+    // a GET of the game, never a reload: the page may be the answer to a form, which a reload would send again
+    window.location.replace('/games/' + gameId);
+  });
+  window.addEventListener('pagehide', function () { if (live) { live.close(); } });
 
   bindPlan();
   bindRoles();
@@ -588,7 +595,7 @@
 
   // the host's other devices' actions arrive as versions on the live stream
   if (live) {
-    live.addEventListener('version', function (ev) {
+    whenVersion(function (ev) {
       if (!app) { return; }
       var v = +ev.data;
       if (v > seen) { seen = v; pump(); }

@@ -51,6 +51,11 @@
       show(lines.join('\n'));
       view.setAttribute('data-deltas', String(+(view.getAttribute('data-deltas') || 0) + 1));
     });
+    es.onerror = function () {
+      // a refused stream (the server at its bound of streams: 503) is not resumed by the browser: open it again a
+      // little later, at a time of its own so that many pages do not come back together
+      if (es.readyState === 2) { setTimeout(open, 5000 + Math.random() * 10000); }
+    };
   }
   open();
   window.addEventListener('pagehide', function () { es.close(); });
