@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 
 	"mafiaclub/internal/club"
 	"mafiaclub/internal/wasmengine"
@@ -56,9 +57,28 @@ func (s *Server) engineFile(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// hostFiles are the browser's catalogues and the service worker as served, made once (the service worker once
+// per engine build) rather than for each request: anyone may ask for them.
+type hostFiles struct {
+	mu    sync.Mutex
+	cat   map[string]servedFile
+	sw    servedFile
+	swFor string // the engine's address the service worker was made for
+}
+
+type servedFile struct {
+	body []byte
+	etag string
+}
+
 // catalogJSON is one language's catalogue for the browser's engine, English filling what the language lacks, as
 // the server's own lookups do.
 func (s *Server) catalogJSON(lang string) ([]byte, string) {
+	s.files.mu.Lock()
+	defer s.files.mu.Unlock()
+	if f, ok := s.files.cat[lang]; ok {
+		return f.body, f.etag
+	}
 	m := map[string]string{}
 	for k, v := range s.Catalog["en"] {
 		m[k] = v
@@ -68,7 +88,11 @@ func (s *Server) catalogJSON(lang string) ([]byte, string) {
 	}
 	b, _ := json.Marshal(m)
 	sum := sha256.Sum256(b)
-	return b, hex.EncodeToString(sum[:8])
+	if s.files.cat == nil {
+		s.files.cat = map[string]servedFile{}
+	}
+	s.files.cat[lang] = servedFile{body: b, etag: hex.EncodeToString(sum[:8])}
+	return b, s.files.cat[lang].etag
 }
 
 func (s *Server) catalogFile(w http.ResponseWriter, r *http.Request) {
@@ -96,12 +120,20 @@ func (s *Server) catalogFile(w http.ResponseWriter, r *http.Request) {
 // serviceWorker serves the service worker from the site's root, so that it may answer for the game pages when the
 // server cannot be reached. Its text names the engine's build: a new build makes browsers install it again.
 func (s *Server) serviceWorker(w http.ResponseWriter, r *http.Request) {
-	src, err := staticFS.ReadFile("static/sw.js")
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
+	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Write(s.serviceWorkerJS())
+}
+
+// serviceWorkerJS is the service worker's text for the engine at hand.
+func (s *Server) serviceWorkerJS() []byte {
 	wasm, execJS := s.engineURLs()
+	s.files.mu.Lock()
+	defer s.files.mu.Unlock()
+	if s.files.sw.body != nil && s.files.swFor == wasm {
+		return s.files.sw.body
+	}
+	src, _ := staticFS.ReadFile("static/sw.js") // embedded: it is there
 	assets := []string{"/static/app.css", "/static/app.js", "/static/host.js", "/static/engine-worker.js"}
 	for _, lang := range Languages {
 		assets = append(assets, "/static/i18n/"+lang+".json")
@@ -116,10 +148,9 @@ func (s *Server) serviceWorker(w http.ResponseWriter, r *http.Request) {
 		h.Write(b)
 	}
 	h.Write(list)
-	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-cache")
-	fmt.Fprintf(w, "const ASSETS = %s;\nconst BUILD = %q;\n", list, hex.EncodeToString(h.Sum(nil))[:16])
-	w.Write(src)
+	body := fmt.Appendf(nil, "const ASSETS = %s;\nconst BUILD = %q;\n", list, hex.EncodeToString(h.Sum(nil))[:16])
+	s.files.sw, s.files.swFor = servedFile{body: append(body, src...)}, wasm
+	return s.files.sw.body
 }
 
 // gameState is the host page's input as JSON: what the browser's engine draws the page from when the game moved

@@ -72,6 +72,7 @@ type Server struct {
 
 	pages   map[string]*template.Template
 	engine  atomic.Pointer[wasmengine.Module]
+	files   hostFiles  // the browser's catalogues and service worker as served
 	tables  tableCache // drawn rating tables of the rating's current version
 	metrics *metrics
 	feeds   *feeds
