@@ -414,7 +414,14 @@
   }
   function fetchState() {
     return fetch('/games/' + gameId + '/state.json', { credentials: 'same-origin', headers: { 'Accept': 'application/json' }, cache: 'no-store', redirect: 'manual' })
-      .then(function (res) { if (!res.ok) { throw new Error('state ' + res.status); } return res.json(); });
+      .then(function (res) {
+        if (!res.ok) {
+          var err = new Error('state ' + res.status);
+          err.refused = res.status === 401 || res.status === 403 || res.type === 'opaqueredirect'; // the server answered
+          throw err;
+        }
+        return res.json();
+      });
   }
   // rebase takes the server's game as the confirmed one and applies the actions not yet saved on top (keep), or
   // drops them; those the engine now refuses are dropped, and the host is told.
@@ -445,7 +452,15 @@
   function pump() {
     if (busy || conflict || !app) { return; }
     busy = true;
-    step().then(function (again) { busy = false; if (again) { pump(); } }, function () { busy = false; setOffline(true); later(); });
+    step().then(function (again) { busy = false; if (again) { pump(); } }, function (err) {
+      busy = false;
+      if (err && err.refused) { // not the network: the session ended, or the game is no longer this host's
+        call('t', 'host.login_again').then(function (text) { say(text); });
+        return;
+      }
+      setOffline(true);
+      later();
+    });
   }
   // commit tells the engine that the server saved the first action waiting, at version.
   function commit(version) {
