@@ -43,10 +43,7 @@ func TestE2EClubNight(t *testing.T) {
 	defer deadline.Stop()
 	t.Logf("browser started in %v", time.Since(began).Round(time.Millisecond))
 
-	cat, err := web.LoadCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := mustCatalog(t)
 	const lang = "uk"
 	T := func(key string, args ...any) string { return cat.T(lang, key, args...) }
 

@@ -34,10 +34,7 @@ func TestE2EPasteAndSeat23(t *testing.T) {
 	deadline := time.AfterFunc(90*time.Second, bcancel)
 	defer deadline.Stop()
 
-	cat, err := web.LoadCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := mustCatalog(t)
 	T := func(key string, args ...any) string { return cat.T("uk", key, args...) }
 
 	ctx := context.Background()

@@ -579,10 +579,7 @@ func TestRandomDealAndSeating(t *testing.T) {
 }
 
 func TestCatalogComplete(t *testing.T) {
-	cat, err := web.LoadCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := mustCatalog(t)
 	for _, lang := range web.Languages {
 		for _, k := range cat.Keys(lang) {
 			if !cat.Has(k) {
@@ -664,10 +661,7 @@ func TestPagesHaveNoMissingKeys(t *testing.T) {
 // TestDomainMessagesTranslated: every message the domain and the site give with club.Errorf(Invalid, ...) has its
 // translation in every catalogue (key "msg:" + the format).
 func TestDomainMessagesTranslated(t *testing.T) {
-	cat, err := web.LoadCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := mustCatalog(t)
 	re := regexp.MustCompile(`Errorf\((?:club\.)?(?:Invalid|Forbidden), "((?:[^"\\]|\\.)*)"`)
 	files, _ := filepath.Glob("../*/*.go")
 	more, _ := filepath.Glob("*.go")
@@ -888,10 +882,7 @@ func TestNewGameOffersTheRuleSetsRoles(t *testing.T) {
 // TestCatalogPlurals: every plural key ("....n") gives each language exactly the forms its CLDR rules take, and
 // the forms chosen are the ones a reader expects.
 func TestCatalogPlurals(t *testing.T) {
-	cat, err := web.LoadCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := mustCatalog(t)
 	for _, lang := range web.Languages {
 		want := append(web.PluralForms(lang), "other")
 		slices.Sort(want)

@@ -20,10 +20,7 @@ import (
 func TestGameHandoutOnRandomDeal(t *testing.T) {
 	h := newHarness(t)
 	c := h.login("admin", "demo-admin")
-	cat, err := web.LoadCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := mustCatalog(t)
 	h.post(c, "/lang", url.Values{"lang": {"en"}})
 	random := h.newGame(c, "fiim-2025-club", tenRoles, url.Values{"deal": {"random"}})
 	byHand := h.newGame(c, "fiim-2025-club", tenRoles, nil)
@@ -64,10 +61,7 @@ func TestGameHandoutOnRandomDeal(t *testing.T) {
 func TestGameProtocolWords(t *testing.T) {
 	h := newHarness(t)
 	c := h.login("admin", "demo-admin")
-	cat, err := web.LoadCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := mustCatalog(t)
 	id := h.newGame(c, "fiim-2025-club", tenRoles, nil)
 	h.mustAct(c, id, "type", "day")
 	h.mustAct(c, id, "type", "foul", "seat", "4")
