@@ -721,3 +721,27 @@ func TestE2EHostAppLogoutForgets(t *testing.T) {
 		t.Errorf("after logging out the browser still keeps pages: %s", keys)
 	}
 }
+
+// TestE2EHostAppTimesInClubZone: the page's engine writes an action's time as the server will (in the club's
+// zone, by the server's own time zone data): Chromium's data and Debian's disagree on America/Edmonton by an hour,
+// and the chronology showed the host's unsaved actions an hour off the saved ones.
+func TestE2EHostAppTimesInClubZone(t *testing.T) {
+	a := startAppTest(t)
+	zone, err := time.LoadLocation("America/Edmonton") // the project's default, where the two disagree
+	if err != nil {
+		t.Skip("no time zone data:", err)
+	}
+	a.site.Site.Services().Clock.Zone = zone // before the site answers any page
+	b := a.open()
+	b.play(1)
+	line := eval[string](b.hostBrowser, `document.querySelector('#chronology li:last-child').textContent`)
+	at, err := time.ParseInLocation("15:04:05", regexp.MustCompile(`\d\d:\d\d:\d\d`).FindString(line), zone)
+	if err != nil {
+		t.Fatalf("no time in the engine's chronology line %q", line)
+	}
+	now := time.Now().In(zone)
+	shown := time.Date(now.Year(), now.Month(), now.Day(), at.Hour(), at.Minute(), at.Second(), 0, zone)
+	if d := now.Sub(shown); d < -5*time.Second || d > 30*time.Second {
+		t.Errorf("the engine wrote the action at %s; the club's time is %s", shown.Format("15:04:05"), now.Format("15:04:05"))
+	}
+}

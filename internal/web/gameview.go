@@ -21,8 +21,10 @@ type gameView struct {
 	// Engine is the address of the engine compiled to WebAssembly, "" while it is not ready (the page then works
 	// by plain form posts).
 	Engine, Exec string
-	// Zone is the club's time zone, in which the browser writes the time of an action not yet saved.
-	Zone string
+	// Offset is the club's time zone's offset from UTC now, in seconds: the browser writes the time of an action
+	// not yet saved with it, as the server writes the saved ones (the browser's own time zone data may differ from
+	// the server's: Chromium's and Debian's disagree on America/Edmonton by an hour).
+	Offset int
 	// Viewer is the viewer's account: what the page keeps on the device is his, and another's is not used.
 	Viewer int64
 }
@@ -72,7 +74,7 @@ func (s *Server) renderGame(w http.ResponseWriter, r *http.Request, code int, st
 	}
 	v := gameView{Page: p, Game: st.Game, Host: template.HTML(buf.String()), Input: in}
 	v.Engine, v.Exec = s.engineURLs()
-	v.Zone = s.zone().String()
+	_, v.Offset = s.now().In(s.zone()).Zone()
 	if p.User != nil {
 		v.Viewer = p.User.ID
 	}

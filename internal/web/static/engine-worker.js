@@ -1,23 +1,22 @@
 // The host page's engine runs here, in a worker, so that starting it (compiling the WebAssembly module and
 // starting Go's runtime) never blocks the page. The page sends {id, fn, args}; the answer is {id, result} or
 // {id, error}; ms is the time the engine took. The first message starts the engine: {start: {exec, wasm, lang, catalog,
-// zone}}. An action's time comes as milliseconds since 1970 and is told here in the club's zone.
+// offset}}. An action's time comes as milliseconds since 1970 and is told here in the club's zone.
 'use strict';
-var ready = null, zone = '', clock = null;
+var ready = null, offset = 0;
 
-// timeOf tells an action's time as the chronology shows it, in the club's time zone. The format is made here, not
-// in the page: the first one with a time zone loads the zone's data (100 ms on this project's machine), which
-// must not hold the page up.
+// timeOf tells an action's time as the chronology shows it, in the club's time zone: with the zone's offset from
+// UTC that the server gave with the page, so that the time reads as the server will write it once it has the
+// action (the browser's own time zone data may disagree with the server's, and loading it costs 100 ms).
 function timeOf(at) {
   if (typeof at !== 'number') { return at; } // an action an older page kept, its time already told
-  try {
-    clock = clock || new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false, timeZone: zone || undefined });
-    return clock.format(new Date(at));
-  } catch (err) { return new Date(at).toTimeString().slice(0, 8); }
+  var d = new Date(at + offset * 1000);
+  function two(n) { return (n < 10 ? '0' : '') + n; }
+  return two(d.getUTCHours()) + ':' + two(d.getUTCMinutes()) + ':' + two(d.getUTCSeconds());
 }
 
 function start(o) {
-  zone = o.zone || '';
+  offset = o.offset || 0;
   importScripts(o.exec);
   var go = new self.Go();
   var up = new Promise(function (resolve) { self.mafiaEngineReady = resolve; });
@@ -30,7 +29,6 @@ function start(o) {
     .then(function (text) {
       var err = self.mafiaEngine.catalog(o.lang, text);
       if (err) { throw new Error(err); }
-      timeOf(Date.now()); // the format made now, before the first tap
     });
 }
 

@@ -569,7 +569,7 @@
       lastCallMs = e.data.ms;
       if (e.data.error) { c.reject(new Error(e.data.error)); } else { c.resolve(e.data.result); }
     };
-    return call('start', { exec: execURL, wasm: engineURL, lang: lang, catalog: '/static/i18n/' + lang + '.json', zone: host.getAttribute('data-zone') || '' }).then(function () {
+    return call('start', { exec: execURL, wasm: engineURL, lang: lang, catalog: '/static/i18n/' + lang + '.json', offset: +host.getAttribute('data-offset') || 0 }).then(function () {
       return Promise.all([call('t', 'host.offline'), stored().catch(function () { return null; })]);
     }).then(function (got) {
       offlineText = got[0];
