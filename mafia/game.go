@@ -163,9 +163,15 @@ type Game struct {
 	// not say whether that speech had ended (C-36). The next event settles it: the last speaker nominating means
 	// the list was open (today's vote is cancelled); a vote means it was closed.
 	listUnsure uint8
+	unsureSeat uint8 // the player whose leaving made the list unsure
 	// nomClosed: the voting has started today, so the list of candidates is closed even if a disqualification
 	// then cancels the vote (R20).
 	nomClosed bool
+	// why today's vote is cancelled and who caused it (NoVote), and the same for the next day's with cancelNext
+	noVote         NoVoteWhy
+	noVoteSeat     uint8
+	nextNoVote     NoVoteWhy
+	nextNoVoteSeat uint8
 
 	// the current night
 	nightStage    uint8
@@ -408,10 +414,10 @@ func (g *Game) day() error {
 	g.prevHeal, g.prevHealNight = g.healTarget, g.num
 	g.spoken, g.speaker, g.speakerMode = 0, 0, SpeechFull
 	g.nomBy, g.nominated, g.nNoms = 0, 0, 0
-	g.status = VotingPending
+	g.status, g.noVote, g.noVoteSeat = VotingPending, VoteOn, 0
 	if g.cancelNext {
-		g.status = VotingCancelled // R68-R69: a disqualification cancelled this day's vote
-		g.cancelNext = false
+		g.cancel(g.nextNoVote, int(g.nextNoVoteSeat)) // R68-R69: a disqualification cancelled this day's vote
+		g.cancelNext, g.nextNoVote, g.nextNoVoteSeat = false, VoteOn, 0
 	}
 	g.nCands, g.candIdx, g.voted, g.prevTie, g.liftDue, g.tieSpeeches, g.listUnsure, g.nomClosed = 0, 0, 0, 0, false, false, 0, false
 	g.firstRound = uint16(len(g.rounds))
@@ -540,14 +546,13 @@ func (g *Game) night() error {
 		return violate(ErrSpeechesNotOver, 0, 0, "seat %d has not spoken", g.nextSpeaker())
 	}
 	if g.listUnsure == unsureOtherLeft {
-		g.status = VotingCancelled // C-36: ending the day without the vote says the list was still open
+		g.cancel(NoVoteListOpen, int(g.unsureSeat)) // C-36: ending the day without the vote says the list was still open
 	}
 	g.listUnsure = 0
 	switch g.status {
 	case VotingPending:
-		c := g.candidates()
-		if c > 1 || (c == 1 && g.num > 1) {
-			return violate(ErrVotingNotOver, 0, 0, "%d candidate(s) are nominated", c)
+		if g.noVoting() == VoteOn {
+			return violate(ErrVotingNotOver, 0, 0, "%d candidate(s) are nominated", g.candidates())
 		}
 		g.status = VotingNotHeld // R29, R32
 	case VotingRounds:
@@ -666,7 +671,8 @@ func (g *Game) nominate(by, target uint8) error {
 		return violate(ErrAlreadyNominated, int(by), int(target), "seat %d", target)
 	}
 	if g.listUnsure != 0 {
-		g.status, g.listUnsure = VotingCancelled, 0 // C-36: the list was still open, so this was before the vote
+		g.cancel(NoVoteListOpen, int(g.unsureSeat)) // C-36: the list was still open, so this was before the vote
+		g.listUnsure = 0
 	}
 	g.nomBy = g.nomBy.Add(int(by))
 	g.nominated = g.nominated.Add(int(target))
@@ -682,11 +688,10 @@ func (g *Game) startVoting() error {
 	if g.status == VotingCancelled {
 		return ErrVotingCancelled
 	}
-	c := g.candidates()
-	if c == 0 {
+	switch g.noVoting() {
+	case NoVoteNoCandidates, NoVoteCandidatesLeft:
 		return violate(ErrNoVoting, 0, 0, "nobody is nominated")
-	}
-	if c == 1 && g.num == 1 {
+	case NoVoteSingleDay1:
 		return violate(ErrNoVoting, 0, 0, "a single candidate on day 1 is not voted")
 	}
 	g.nCands = 0
@@ -725,7 +730,8 @@ func (g *Game) vote(e Event) error {
 			return err
 		}
 		if g.listUnsure == unsureOtherLeft {
-			g.cancelNext = true // C-36: the list was closed; today's vote stands, the next day's is not held
+			// C-36: the list was closed; today's vote stands, the next day's is not held
+			g.cancelTomorrow(NoVoteListClosed, int(g.unsureSeat))
 		}
 		g.listUnsure = 0
 	case VotingHeld, VotingNotHeld:
@@ -1211,14 +1217,15 @@ func (g *Game) voteEffect(s int) {
 		return
 	}
 	if g.phase == PhaseNight {
-		g.cancelNext = true // C-11: a disqualification at night cancels the next day's vote
+		g.cancelTomorrow(NoVoteNight, s) // C-11: a disqualification at night cancels the next day's vote
 		return
 	}
 	switch g.status {
 	case VotingRounds:
-		g.status, g.liftDue = VotingCancelled, false // C-11: during the voting, before its result
+		g.cancel(NoVoteBefore, s) // C-11: during the voting, before its result
+		g.liftDue = false
 	case VotingHeld, VotingNotHeld:
-		g.cancelNext = true // R69: after the result, the next day's vote is not held
+		g.cancelTomorrow(NoVoteAfterResult, s) // R69: after the result, the next day's vote is not held
 	case VotingPending:
 		// 002 §7.2, C-36: the list closed with one candidate on day 2 or later counts as a result. The list is
 		// closed once the last speaker has used his nomination or is the one removed; the record has no event
@@ -1229,16 +1236,16 @@ func (g *Game) voteEffect(s int) {
 			switch {
 			case g.nomBy.Has(int(g.speaker)) || s == int(g.speaker):
 				if !himself {
-					g.cancelNext = true // closed: today's vote stands, the next day's is not held
+					g.cancelTomorrow(NoVoteListClosed, s) // closed: today's vote stands, the next day's is not held
 				}
 			case himself:
-				g.listUnsure = unsureCandidateLeft
+				g.listUnsure, g.unsureSeat = unsureCandidateLeft, uint8(s)
 			default:
-				g.listUnsure = unsureOtherLeft
+				g.listUnsure, g.unsureSeat = unsureOtherLeft, uint8(s)
 			}
 			return
 		}
-		g.status = VotingCancelled // R68: before the vote
+		g.cancel(NoVoteBefore, s) // R68: before the vote
 	}
 }
 
