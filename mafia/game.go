@@ -86,6 +86,7 @@ type roundRec struct {
 	counts  [MaxSeats]uint8
 	outcome Outcome
 	who     Seats
+	dflt    uint8 // R26: the last candidate's votes given by the default rule, beyond the hands raised
 }
 
 type dayRec struct {
@@ -757,23 +758,26 @@ func (g *Game) vote(e Event) error {
 	if v.Has(int(e.Target)) && !g.opt.CandidateSelfVote {
 		return violate(ErrSelfVote, int(e.Target), int(e.Target), "seat %d", e.Target) // C-03: never by hand
 	}
+	dflt := Seats(0)
 	if g.candIdx == g.nCands-1 && g.opt.DefaultVoteToLast {
-		v |= g.alive &^ g.voted // R26: a non-voter's vote goes to the last candidate, his own included (C-03)
+		dflt = g.alive &^ g.voted &^ v // R26: a non-voter's vote goes to the last candidate, his own included (C-03)
+		v |= dflt
 	}
 	g.counts[g.candIdx] = uint8(v.Len())
 	g.votersOf[g.candIdx] = v
 	g.voted |= v
 	g.candIdx++
 	if g.candIdx == g.nCands {
-		g.completeRound()
+		g.completeRound(uint8(dflt.Len()))
 	}
 	return nil
 }
 
 // completeRound settles a voting round: one leader leaves; a tie leads to 30 s speeches and a re-vote, or, when the
 // same players tie again, to the lift vote or to night as the rule set says (R31-R40, C-09, C-21, C-33, C-42, C-43).
-func (g *Game) completeRound() {
-	rec := roundRec{day: g.num, n: g.nCands, cands: g.cands, counts: g.counts}
+// dflt is how many of the last candidate's votes the default rule gave him (R26).
+func (g *Game) completeRound(dflt uint8) {
+	rec := roundRec{day: g.num, n: g.nCands, cands: g.cands, counts: g.counts, dflt: dflt}
 	g.rounds = append(g.rounds, rec)
 	settle := func(o Outcome, who Seats) { g.rounds[len(g.rounds)-1].outcome, g.rounds[len(g.rounds)-1].who = o, who }
 	max, leaders := uint8(0), Seats(0)

@@ -61,3 +61,26 @@ func TestNoVote(t *testing.T) {
 		})
 	}
 }
+
+// R26: a round says how many of the last candidate's votes the default rule gave him beyond the hands raised.
+func TestRoundDefault(t *testing.T) {
+	day1 := cat(Day(), Speech(1), Nominate(1, 3), Speech(2), Nominate(2, 7), speeches(3, 10),
+		Vote(3, 1, 2, 4, 5, 6), Vote(7, 8), // 5:5, #7's five: #8's hand and the default votes of 3, 7, 9, 10
+		Vote(3, 1, 2, 4, 5, 6, 8), VoteRest(7)) // 6:4, all four by default
+	single := cat(Day(), speeches(1, 10), Night(), Shot(3, 1), Shot(7, 1), Shot(9, 1), Day(), Speech(2), Nominate(2, 9),
+		speeches(3, 10), Vote(9, 4)) // the single candidate: #4's hand and the other eight by default
+	for _, c := range []struct {
+		name   string
+		events []Event
+		want   []int
+	}{{"a tie and the re-vote", day1, []int{4, 4}}, {"a single candidate", single, []int{8}}} {
+		r := play(t, "fiim-2025-club", ten, nil, c.events...).Result()
+		var got []int
+		for _, rd := range r.Days[len(r.Days)-1].Rounds {
+			got = append(got, rd.Default)
+		}
+		if !equalInts(got, c.want) {
+			t.Errorf("%s: default votes %v, want %v", c.name, got, c.want)
+		}
+	}
+}
