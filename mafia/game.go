@@ -86,6 +86,7 @@ type roundRec struct {
 	counts  [MaxSeats]uint8
 	outcome Outcome
 	who     Seats
+	dflt    uint8 // R26: the last candidate's votes given by the default rule, beyond the hands raised
 }
 
 type dayRec struct {
@@ -163,9 +164,15 @@ type Game struct {
 	// not say whether that speech had ended (C-36). The next event settles it: the last speaker nominating means
 	// the list was open (today's vote is cancelled); a vote means it was closed.
 	listUnsure uint8
+	unsureSeat uint8 // the player whose leaving made the list unsure
 	// nomClosed: the voting has started today, so the list of candidates is closed even if a disqualification
 	// then cancels the vote (R20).
 	nomClosed bool
+	// why today's vote is cancelled and who caused it (NoVote), and the same for the next day's with cancelNext
+	noVote         NoVoteWhy
+	noVoteSeat     uint8
+	nextNoVote     NoVoteWhy
+	nextNoVoteSeat uint8
 
 	// the current night
 	nightStage    uint8
@@ -408,10 +415,10 @@ func (g *Game) day() error {
 	g.prevHeal, g.prevHealNight = g.healTarget, g.num
 	g.spoken, g.speaker, g.speakerMode = 0, 0, SpeechFull
 	g.nomBy, g.nominated, g.nNoms = 0, 0, 0
-	g.status = VotingPending
+	g.status, g.noVote, g.noVoteSeat = VotingPending, VoteOn, 0
 	if g.cancelNext {
-		g.status = VotingCancelled // R68-R69: a disqualification cancelled this day's vote
-		g.cancelNext = false
+		g.cancel(g.nextNoVote, int(g.nextNoVoteSeat)) // R68-R69: a disqualification cancelled this day's vote
+		g.cancelNext, g.nextNoVote, g.nextNoVoteSeat = false, VoteOn, 0
 	}
 	g.nCands, g.candIdx, g.voted, g.prevTie, g.liftDue, g.tieSpeeches, g.listUnsure, g.nomClosed = 0, 0, 0, 0, false, false, 0, false
 	g.firstRound = uint16(len(g.rounds))
@@ -540,14 +547,13 @@ func (g *Game) night() error {
 		return violate(ErrSpeechesNotOver, 0, 0, "seat %d has not spoken", g.nextSpeaker())
 	}
 	if g.listUnsure == unsureOtherLeft {
-		g.status = VotingCancelled // C-36: ending the day without the vote says the list was still open
+		g.cancel(NoVoteListOpen, int(g.unsureSeat)) // C-36: ending the day without the vote says the list was still open
 	}
 	g.listUnsure = 0
 	switch g.status {
 	case VotingPending:
-		c := g.candidates()
-		if c > 1 || (c == 1 && g.num > 1) {
-			return violate(ErrVotingNotOver, 0, 0, "%d candidate(s) are nominated", c)
+		if g.noVoting() == VoteOn {
+			return violate(ErrVotingNotOver, 0, 0, "%d candidate(s) are nominated", g.candidates())
 		}
 		g.status = VotingNotHeld // R29, R32
 	case VotingRounds:
@@ -666,7 +672,8 @@ func (g *Game) nominate(by, target uint8) error {
 		return violate(ErrAlreadyNominated, int(by), int(target), "seat %d", target)
 	}
 	if g.listUnsure != 0 {
-		g.status, g.listUnsure = VotingCancelled, 0 // C-36: the list was still open, so this was before the vote
+		g.cancel(NoVoteListOpen, int(g.unsureSeat)) // C-36: the list was still open, so this was before the vote
+		g.listUnsure = 0
 	}
 	g.nomBy = g.nomBy.Add(int(by))
 	g.nominated = g.nominated.Add(int(target))
@@ -682,11 +689,10 @@ func (g *Game) startVoting() error {
 	if g.status == VotingCancelled {
 		return ErrVotingCancelled
 	}
-	c := g.candidates()
-	if c == 0 {
+	switch g.noVoting() {
+	case NoVoteNoCandidates, NoVoteCandidatesLeft:
 		return violate(ErrNoVoting, 0, 0, "nobody is nominated")
-	}
-	if c == 1 && g.num == 1 {
+	case NoVoteSingleDay1:
 		return violate(ErrNoVoting, 0, 0, "a single candidate on day 1 is not voted")
 	}
 	g.nCands = 0
@@ -725,7 +731,8 @@ func (g *Game) vote(e Event) error {
 			return err
 		}
 		if g.listUnsure == unsureOtherLeft {
-			g.cancelNext = true // C-36: the list was closed; today's vote stands, the next day's is not held
+			// C-36: the list was closed; today's vote stands, the next day's is not held
+			g.cancelTomorrow(NoVoteListClosed, int(g.unsureSeat))
 		}
 		g.listUnsure = 0
 	case VotingHeld, VotingNotHeld:
@@ -751,23 +758,26 @@ func (g *Game) vote(e Event) error {
 	if v.Has(int(e.Target)) && !g.opt.CandidateSelfVote {
 		return violate(ErrSelfVote, int(e.Target), int(e.Target), "seat %d", e.Target) // C-03: never by hand
 	}
+	dflt := Seats(0)
 	if g.candIdx == g.nCands-1 && g.opt.DefaultVoteToLast {
-		v |= g.alive &^ g.voted // R26: a non-voter's vote goes to the last candidate, his own included (C-03)
+		dflt = g.alive &^ g.voted &^ v // R26: a non-voter's vote goes to the last candidate, his own included (C-03)
+		v |= dflt
 	}
 	g.counts[g.candIdx] = uint8(v.Len())
 	g.votersOf[g.candIdx] = v
 	g.voted |= v
 	g.candIdx++
 	if g.candIdx == g.nCands {
-		g.completeRound()
+		g.completeRound(uint8(dflt.Len()))
 	}
 	return nil
 }
 
 // completeRound settles a voting round: one leader leaves; a tie leads to 30 s speeches and a re-vote, or, when the
 // same players tie again, to the lift vote or to night as the rule set says (R31-R40, C-09, C-21, C-33, C-42, C-43).
-func (g *Game) completeRound() {
-	rec := roundRec{day: g.num, n: g.nCands, cands: g.cands, counts: g.counts}
+// dflt is how many of the last candidate's votes the default rule gave him (R26).
+func (g *Game) completeRound(dflt uint8) {
+	rec := roundRec{day: g.num, n: g.nCands, cands: g.cands, counts: g.counts, dflt: dflt}
 	g.rounds = append(g.rounds, rec)
 	settle := func(o Outcome, who Seats) { g.rounds[len(g.rounds)-1].outcome, g.rounds[len(g.rounds)-1].who = o, who }
 	max, leaders := uint8(0), Seats(0)
@@ -1211,14 +1221,15 @@ func (g *Game) voteEffect(s int) {
 		return
 	}
 	if g.phase == PhaseNight {
-		g.cancelNext = true // C-11: a disqualification at night cancels the next day's vote
+		g.cancelTomorrow(NoVoteNight, s) // C-11: a disqualification at night cancels the next day's vote
 		return
 	}
 	switch g.status {
 	case VotingRounds:
-		g.status, g.liftDue = VotingCancelled, false // C-11: during the voting, before its result
+		g.cancel(NoVoteBefore, s) // C-11: during the voting, before its result
+		g.liftDue = false
 	case VotingHeld, VotingNotHeld:
-		g.cancelNext = true // R69: after the result, the next day's vote is not held
+		g.cancelTomorrow(NoVoteAfterResult, s) // R69: after the result, the next day's vote is not held
 	case VotingPending:
 		// 002 §7.2, C-36: the list closed with one candidate on day 2 or later counts as a result. The list is
 		// closed once the last speaker has used his nomination or is the one removed; the record has no event
@@ -1229,16 +1240,16 @@ func (g *Game) voteEffect(s int) {
 			switch {
 			case g.nomBy.Has(int(g.speaker)) || s == int(g.speaker):
 				if !himself {
-					g.cancelNext = true // closed: today's vote stands, the next day's is not held
+					g.cancelTomorrow(NoVoteListClosed, s) // closed: today's vote stands, the next day's is not held
 				}
 			case himself:
-				g.listUnsure = unsureCandidateLeft
+				g.listUnsure, g.unsureSeat = unsureCandidateLeft, uint8(s)
 			default:
-				g.listUnsure = unsureOtherLeft
+				g.listUnsure, g.unsureSeat = unsureOtherLeft, uint8(s)
 			}
 			return
 		}
-		g.status = VotingCancelled // R68: before the vote
+		g.cancel(NoVoteBefore, s) // R68: before the vote
 	}
 }
 

@@ -302,8 +302,7 @@ func (g *Game) dayPlan(n *Next) {
 			n.Allowed = n.Allowed.add(EvSpeech)
 			return
 		}
-		c := g.candidates()
-		if g.status == VotingPending && (c > 1 || (c == 1 && g.num > 1)) {
+		if g.status == VotingPending && g.noVoting() == VoteOn {
 			for _, s := range g.noms[:g.nNoms] {
 				if g.alive.Has(int(s)) {
 					n.Candidates[n.NCand] = s

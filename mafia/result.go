@@ -46,6 +46,7 @@ type Round struct {
 	Counts  []CandidateVotes
 	Outcome Outcome
 	Seats   []int
+	Default int // R26: of the last candidate's votes, how many the default rule gave him beyond the hands raised
 }
 
 // Outcome is what a voting round decided (R31-R40, C-09, C-21, C-33, C-43).
@@ -143,7 +144,7 @@ func (g *Game) dayResult(d dayRec) DayResult {
 			dr.Rounds = append(dr.Rounds, Round{Lift: true, Yes: int(rr.yes), Outcome: rr.outcome, Seats: rr.who.List()})
 			continue
 		}
-		round := Round{Outcome: rr.outcome, Seats: rr.who.List()}
+		round := Round{Outcome: rr.outcome, Seats: rr.who.List(), Default: int(rr.dflt)}
 		for i := uint8(0); i < rr.n; i++ {
 			round.Counts = append(round.Counts, CandidateVotes{Seat: int(rr.cands[i]), Votes: int(rr.counts[i])})
 		}

@@ -320,7 +320,7 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 		}
 	}
 	if phase == mafia.PhaseDay && v.Live {
-		v.Announce = v.announce(g, st.Record, res, num)
+		v.Announce = v.announce(g, res, num)
 	}
 	for _, sr := range res.Seats {
 		row := PointsRow{N: sr.Seat, Name: st.Record.Seats[sr.Seat-1].Name, Role: v.T("role." + sr.Role.String()), Total: Points(sr.Points)}
@@ -456,32 +456,10 @@ func nightShots(rec *record.Record, g *mafia.Game) ([]ShotView, []int) {
 	return shots, g.Shooters().List()
 }
 
-// restVotes replays a record and returns, by day, the default votes (R26) each vote on a last candidate gave
-// him beyond the hands the host ticked, in order: one number per voting round completed by the default rule.
-func restVotes(rec *record.Record) map[int][]int {
-	out := map[int][]int{}
-	g, err := mafia.NewGame(rec.Rules, rec.Options, rec.Roles())
-	if err != nil {
-		return out
-	}
-	for _, e := range rec.Events {
-		_, num := g.Phase()
-		if e.Type == mafia.EvVote {
-			if next := g.Next(); next.RestToLast {
-				out[num] = append(out[num], (next.Rest &^ e.Voters).Len())
-			}
-		}
-		if g.Apply(e.Event) != nil {
-			break
-		}
-	}
-	return out
-}
-
 // announce says what the host announces today: each voting round with its counts (the default votes the last
 // candidate got, R26, and a single candidate's whole table) and what the engine decided; why today's vote is
-// cancelled or not held.
-func (v *View) announce(g *mafia.Game, rec *record.Record, res mafia.Result, num int) []string {
+// cancelled or not held, as the engine says (Game.NoVote).
+func (v *View) announce(g *mafia.Game, res mafia.Result, num int) []string {
 	var out []string
 	seats := func(list []int) string {
 		parts := make([]string, len(list))
@@ -494,9 +472,8 @@ func (v *View) announce(g *mafia.Game, rec *record.Record, res mafia.Result, num
 	if n := len(res.Days); n > 0 && res.Days[n-1].Day == num {
 		today = &res.Days[n-1]
 	}
-	rounds, k := 0, 0
-	if today != nil && len(today.Rounds) > 0 {
-		defaults := restVotes(rec)
+	rounds := 0
+	if today != nil {
 		for _, r := range today.Rounds {
 			var text string
 			if r.Lift {
@@ -509,14 +486,11 @@ func (v *View) announce(g *mafia.Game, rec *record.Record, res mafia.Result, num
 					switch {
 					case last && len(r.Counts) == 1 && g.Options().DefaultVoteToLast:
 						parts = append(parts, v.T("announce.single", c.Seat, c.Votes))
-					case last && k < len(defaults[num]) && defaults[num][k] > 0:
-						parts = append(parts, v.T("announce.count_default", c.Seat, c.Votes, defaults[num][k]))
+					case last && r.Default > 0:
+						parts = append(parts, v.T("announce.count_default", c.Seat, c.Votes, r.Default))
 					default:
 						parts = append(parts, v.T("announce.count", c.Seat, c.Votes))
 					}
-				}
-				if g.Options().DefaultVoteToLast {
-					k++
 				}
 				text = v.T("announce.round", rounds, strings.Join(parts, ", "))
 			}
@@ -541,41 +515,37 @@ func (v *View) announce(g *mafia.Game, rec *record.Record, res mafia.Result, num
 			out = append(out, text)
 		}
 	}
-	switch g.Voting() {
-	case mafia.VotingCancelled:
-		// the latest removal for discipline today, the night before or yesterday (R68, R69, C-11)
-		why, order := "", uint8(0)
-		for _, sr := range res.Seats {
-			o := sr.Out
-			if (o.How != mafia.OutDisqualified && o.How != mafia.OutFouls) || o.Order < order {
-				continue
-			}
-			if int(o.Number) == num || (o.Phase == mafia.PhaseDay && int(o.Number) == num-1) {
-				why, order = "#"+strconv.Itoa(sr.Seat)+" — "+v.T("out."+o.How.String(), v.T("phase."+o.Phase.String(), int(o.Number))), o.Order
-			}
+	// why there is no vote today, as the engine decided it (R29, R68, R69, C-11, C-36); the view only words it
+	nv := g.NoVote()
+	who := "" // "#4 — disqualified, Day 2": the removal that caused it
+	for _, sr := range res.Seats {
+		if o := sr.Out; sr.Seat == nv.Seat && o.How != mafia.NotOut {
+			who = "#" + strconv.Itoa(sr.Seat) + " — " + v.T("out."+o.How.String(), v.T("phase."+o.Phase.String(), int(o.Number)))
 		}
-		if why == "" {
+	}
+	switch nv.Why {
+	case mafia.NoVoteBefore, mafia.NoVoteNight, mafia.NoVoteAfterResult:
+		if who == "" {
 			out = append(out, v.T("announce.cancelled_plain"))
 		} else {
-			out = append(out, v.T("announce.cancelled", why))
+			out = append(out, v.T("announce.cancelled", who))
 		}
-	case mafia.VotingPending:
-		next := v.Next
-		if !next.Allowed.Has(mafia.EvNight) || next.Allowed.Has(mafia.EvVote) || next.Allowed.Has(mafia.EvSpeech) {
-			break
+	case mafia.NoVoteListOpen:
+		out = append(out, v.T("announce.cancelled_list_open", who))
+	case mafia.NoVoteListClosed:
+		out = append(out, v.T("announce.cancelled_list_closed", who))
+	case mafia.NoVoteUnsure:
+		out = append(out, v.T("announce.list_unsure", who))
+	case mafia.NoVoteNoCandidates:
+		out = append(out, v.T("announce.no_candidates"))
+	case mafia.NoVoteCandidatesLeft:
+		if nv.Seat != 0 {
+			out = append(out, v.T("announce.candidate_left", nv.Seat))
+		} else {
+			out = append(out, v.T("announce.candidates_left"))
 		}
-		alive := 0
-		for _, s := range next.Nominations[:next.NNom] {
-			if g.Alive().Has(int(s)) {
-				alive++
-			}
-		}
-		switch {
-		case alive == 0:
-			out = append(out, v.T("announce.no_candidates"))
-		case alive == 1 && num == 1:
-			out = append(out, v.T("announce.single_day1"))
-		}
+	case mafia.NoVoteSingleDay1:
+		out = append(out, v.T("announce.single_day1"))
 	}
 	return out
 }

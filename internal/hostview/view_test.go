@@ -144,6 +144,45 @@ func TestChronologyCountsAreTheEngines(t *testing.T) {
 	}
 }
 
+// TestAnnounceC36: in X-Craft a disqualification after the last speech began, with a single candidate, is worded
+// as the engine settled it (C-36): not known yet, the list proved open (today's vote cancelled), closed (the next
+// day's), or the candidate himself left. Before, the view guessed from the record and called an open list's
+// cancellation a plain one, and the candidate's leaving "nobody was nominated".
+func TestAnnounceC36(t *testing.T) {
+	cat := catalog(t)
+	T := func(key string, args ...any) string { return cat.T("en", key, args...) }
+	day2 := join(mafia.Day(), speeches(1, 10), mafia.Night(), mafia.Shot(3, 1), mafia.Shot(7, 1), mafia.Shot(9, 1), mafia.Day())
+	single := join(day2, speeches(2, 2), mafia.Nominate(2, 9), speeches(3, 10)) // #9 alone, #10 speaks last
+	dq4 := "#4 — " + T("out.disqualified", T("phase.day", 2))
+	for _, c := range []struct {
+		name   string
+		events []mafia.Event
+		want   []string
+	}{
+		{"not known yet", join(single, mafia.Disqualify(4)), []string{T("announce.list_unsure", dq4)}},
+		{"the list was open", join(single, mafia.Disqualify(4), mafia.Nominate(10, 5)), []string{T("announce.cancelled_list_open", dq4)}},
+		{"the list was closed: the next day", join(single, mafia.Disqualify(4), hands(9), mafia.Night(), mafia.Day()),
+			[]string{T("announce.cancelled_list_closed", dq4)}},
+		{"the candidate himself left", join(day2, speeches(2, 10), mafia.Nominate(10, 9), mafia.Disqualify(9)),
+			[]string{T("announce.candidate_left", 9)}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v, page := build(t, game(t, "fiim-xcraft", tenRoles, c.events...))
+			if !slices.Equal(v.Announce, c.want) {
+				t.Errorf("announce\n%q\nwant\n%q", v.Announce, c.want)
+			}
+			for _, line := range c.want {
+				if !strings.Contains(page, template.HTMLEscapeString(line)) {
+					t.Errorf("the page does not show %q", line)
+				}
+			}
+		})
+	}
+	if got := T("announce.cancelled_list_open", dq4); strings.Contains(got, "by a disqualification") || !strings.Contains(got, "C-36") {
+		t.Errorf("the open list's cancellation reads %q", got)
+	}
+}
+
 // build draws the view of a state in English, with the host page's HTML.
 func build(t *testing.T, st *State) (*View, string) {
 	t.Helper()
