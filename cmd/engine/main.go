@@ -11,15 +11,20 @@
 //	catalog(lang, json)     the catalogue of the page's language ({"key": "format", ...})
 //	load(input)             the game as the server confirmed it (hostview.Input as JSON); "" or an error's text
 //	replay(ops)             the host's actions not yet saved, on top: [{"form": "...", "at": "19:42:05"} | {"undo": true}]
-//	act(form, at)           one more action (the form's fields, URL-encoded)
-//	undo()                  takes the last event back
+//	ahead(form | "", undo)  draws the page as it would be after one more action (or an undo), taking nothing: the
+//	                        page keeps the drawing and shows it at once when the host taps that action; the time
+//	                        of the action is the answer's mark, which the page replaces with the tap's time
+//	act(form, at, drawn)    one more action (the form's fields, URL-encoded; at as the chronology shows it);
+//	                        drawn: the page shows ahead's drawing of it, so the page is not drawn again
+//	undo(drawn)             takes the last event back
 //	draw()                  draws the page as it is
 //	warm()                  runs a tap's path once on a copy of the game (the browser compiles the code it runs)
 //	commit(version)         the first action not yet saved is saved: it joins the confirmed game, at version
 //	t(key[, n])             a catalogue string (a plural one for the count n)
 //
-// replay, act, undo, commit and draw answer an object {html, version, pending, status, refused: [i, ...], error}
-// (commit without the page, which is drawn already, and with base, the confirmed game as JSON).
+// replay, ahead, act, undo, commit and draw answer an object {html, mark, version, pending, status, refused: [i, ...],
+// error} (commit, and act or undo drawn ahead, without the page, which is drawn already; commit with base, the
+// confirmed game as JSON).
 package main
 
 import (
@@ -46,7 +51,9 @@ type op struct {
 }
 
 type answer struct {
-	HTML    string `json:"html"`
+	HTML string `json:"html"`
+	// Mark stands in the drawing of ahead for the action's time, which is known only when the host taps.
+	Mark    string `json:"mark,omitempty"`
 	Version int64  `json:"version"`
 	Pending int    `json:"pending"`
 	Refused []int  `json:"refused,omitempty"`
@@ -63,6 +70,14 @@ var (
 	base    *hostview.State // the game as the server confirmed it
 	current *hostview.State // base with the pending actions applied
 	pending []op
+
+	// the actions ahead drew from current, as the page will send them (ahead's key); a state that is not current
+	// has none
+	aheadOf   *hostview.State
+	aheadDone = map[string]bool{}
+	// mark stands for an action's time in ahead's drawings: a private-use character and 64 random bits, which no
+	// name or reason typed before the engine started can hold
+	mark = "\ue000" + newKey()[:16]
 )
 
 func newKey() string {
@@ -99,26 +114,30 @@ func apply(st *hostview.State, o op) (next *hostview.State, err error) {
 }
 
 func (a *answer) draw() {
-	if current == nil {
-		return
+	if current != nil {
+		a.drawState(current, len(pending))
 	}
+}
+
+// drawState draws st, the confirmed game with waiting actions on top.
+func (a *answer) drawState(st *hostview.State, waiting int) {
 	defer func() {
 		if r := recover(); r != nil {
 			a.HTML, a.Error = "", cat.T(lang, "host.engine_failed")
 			println("mafiaclub engine:", fmt.Sprint(r))
 		}
 	}()
-	st := *current
-	st.In.Version = base.In.Version + int64(len(pending))
+	drawn := *st
+	drawn.In.Version = base.In.Version + int64(waiting)
 	var b strings.Builder
-	if err := hostview.Render(&b, hostview.Build(&st, cat, newKey)); err != nil {
+	if err := hostview.Render(&b, hostview.Build(&drawn, cat, newKey)); err != nil {
 		a.Error = cat.T(lang, "host.engine_failed")
 		println("mafiaclub engine: drawing:", err.Error())
 		return
 	}
 	a.HTML = b.String()
-	a.Version = st.In.Version
-	a.Pending = len(pending)
+	a.Version = drawn.In.Version
+	a.Pending = waiting
 	if a.Pending > 0 {
 		a.Status = cat.N(lang, "host.pending.n", a.Pending)
 	}
@@ -158,6 +177,9 @@ func reply(a answer) any {
 	}
 	if a.Status != "" {
 		o["status"] = a.Status
+	}
+	if a.Mark != "" {
+		o["mark"] = a.Mark
 	}
 	if a.Base != nil {
 		o["base"] = string(a.Base)
@@ -244,9 +266,12 @@ func main() {
 			a.draw()
 			return reply(a)
 		}),
+		"ahead": js.FuncOf(func(_ js.Value, args []js.Value) any {
+			return reply(ahead(op{Form: args[0].String(), Undo: args[1].Truthy()}))
+		}),
 		"act": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			o := op{Form: args[0].String(), At: args[1].String()}
-			return reply(step(o))
+			return reply(step(o, len(args) > 2 && args[2].Truthy()))
 		}),
 		"draw": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			var a answer
@@ -258,7 +283,7 @@ func main() {
 			return nil
 		}),
 		"undo": js.FuncOf(func(_ js.Value, args []js.Value) any {
-			return reply(step(op{Undo: true}))
+			return reply(step(op{Undo: true}, len(args) > 0 && args[0].Truthy()))
 		}),
 		"commit": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			return reply(commit(int64(args[0].Int())))
@@ -277,8 +302,11 @@ func main() {
 
 // step applies one more action on top of the current state; a refused one leaves everything as it was. So does
 // one whose page cannot be drawn: the page keeps only actions that come with their page, and an action kept here
-// but not there would be the next commit's, one the server never received.
-func step(o op) answer {
+// but not there would be the next commit's, one the server never received. drawn says that the page shows ahead's
+// drawing of this action already: if ahead drew it from the current state, the page is not drawn again (it is the
+// same page, the mark replaced with the action's time); otherwise the game moved on under the page (another
+// device's actions) and the answer has the page as it now is.
+func step(o op, drawn bool) answer {
 	var a answer
 	if current == nil {
 		a.Error = failed("host.no_game", errNoGame)
@@ -289,14 +317,54 @@ func step(o op) answer {
 		a.Error = errorText(err)
 		return a
 	}
+	same := drawn && aheadOf == current && aheadDone[o.key()]
 	prev, waiting := current, len(pending)
 	current = next
 	pending = append(pending, o)
+	if same {
+		a.Version, a.Pending = base.In.Version+int64(len(pending)), len(pending)
+		a.Status = cat.N(lang, "host.pending.n", a.Pending)
+		return a
+	}
 	a.draw()
 	if a.Error != "" {
 		current, pending = prev, pending[:waiting]
 		a.HTML, a.Version, a.Pending, a.Status = "", 0, 0, ""
 	}
+	return a
+}
+
+// key names an action as ahead and step compare them.
+func (o op) key() string {
+	if o.Undo {
+		return "undo"
+	}
+	return "act:" + o.Form
+}
+
+// ahead draws the page as it would be after one more action, taking nothing; its time is the mark. An action the
+// game refuses now is answered with the refusal, which the page shows when the host taps it, as it would.
+func ahead(o op) answer {
+	var a answer
+	if current == nil {
+		a.Error = failed("host.no_game", errNoGame)
+		return a
+	}
+	o.At = mark
+	next, err := apply(current, o)
+	if err != nil {
+		a.Error = errorText(err)
+		return a
+	}
+	a.drawState(next, len(pending)+1)
+	if a.Error != "" {
+		return a
+	}
+	if aheadOf != current {
+		aheadOf, aheadDone = current, map[string]bool{}
+	}
+	aheadDone[o.key()] = true
+	a.Mark = mark
 	return a
 }
 

@@ -208,6 +208,7 @@
   var lang = document.documentElement.lang || 'uk';
   var base = input; // the game as the server confirmed it
   var ops = []; // the host's actions not yet saved, in order: {key, form, at} or {key, undo: true}
+  var taking = 0; // the host's actions tapped that the engine has not taken yet (they join ops when it has)
   var seen = input.version; // the newest version the server told of
   var busy = false, conflict = false, offline = !navigator.onLine, retry = 0, retryTimer = null;
   var pendingText = '', offlineText = '';
@@ -228,6 +229,16 @@
   var chain = Promise.resolve();
   function exclusive(f) { var p = chain.then(f); chain = p.catch(function () {}); return p; }
 
+  // timeOf tells an action's time as the chronology shows it, in the club's time zone: with the zone's offset from
+  // UTC that the server gave with the page, so that it reads as the server will write it once it has the action
+  // (the browser's own time zone data may disagree with the server's, and loading it costs 100 ms)
+  var offset = +host.getAttribute('data-offset') || 0;
+  function timeOf(at) {
+    if (typeof at !== 'number') { return at; } // told already
+    var d = new Date(at + offset * 1000);
+    function two(n) { return (n < 10 ? '0' : '') + n; }
+    return two(d.getUTCHours()) + ':' + two(d.getUTCMinutes()) + ':' + two(d.getUTCSeconds());
+  }
   function newKey() {
     var a = new Uint8Array(16); crypto.getRandomValues(a);
     return Array.prototype.map.call(a, function (x) { return ('0' + x.toString(16)).slice(-2); }).join('');
@@ -305,11 +316,15 @@
     for (i = n; i < oc.length; i++) { oc[i].remove(); }
     for (i = n; i < fc.length; i++) { old.appendChild(fc[i]); }
   }
+  function parsed(html) {
+    var t = document.createElement('template');
+    t.innerHTML = html;
+    return t.content;
+  }
+  // draw shows the page the engine drew (r.html, or r.page parsed already)
   function draw(r, anchor) {
     var old = document.getElementById('game');
-    var t = document.createElement('template');
-    t.innerHTML = r.html;
-    var fresh = t.content.querySelector('#game');
+    var fresh = (r.page || parsed(r.html)).querySelector('#game');
     if (!old || !fresh) { return; }
     morph(old, fresh);
     if (anchor) {
@@ -319,6 +334,7 @@
     bindPlan();
     bindRoles();
     status();
+    resetAhead();
   }
   function say(text, kind) {
     var box = document.getElementById('game-error');
@@ -343,37 +359,154 @@
     box.classList.toggle('offline', offline);
   }
 
-  // -- the host's action: applied and drawn at once, then kept and sent --
+  // -- drawing ahead: while the host looks at the page, the engine draws the page as it would be after each action
+  // the page offers, taking nothing (ahead); a tap on one of them shows that drawing at once, its time filled in,
+  // and the engine takes the action after. The likeliest are drawn first: the main action, each seat's own button,
+  // the others, the undo. A form the host changes (a hand ticked in a vote) is drawn again as it now reads. --
+  var ahead = {}, aheadQueue = null, aheadGen = 0, aheadBusy = false;
+  function actionKey(kind, form) { return kind === 'undo' ? 'undo' : 'act:' + form; }
+  function submitters(f) { return f.querySelectorAll('button:not([type=button]), input[type=submit]'); }
+  function actionsOf(f) {
+    var m = (f.getAttribute('action') || '').match(/\/(act|undo)$/);
+    if (!m) { return []; }
+    if (m[1] === 'undo') { return [{ key: 'undo', kind: 'undo', form: '', rank: 3 }]; }
+    return Array.prototype.map.call(submitters(f), function (b) {
+      var form = formOf(f, b);
+      return { key: actionKey('act', form), kind: 'act', form: form, rank: b.getAttribute('data-key') === 'n' ? 0 : b.classList.contains('seat-main') ? 1 : 2 };
+    });
+  }
+  function candidates() {
+    var all = [], seen = {};
+    Array.prototype.forEach.call(document.querySelectorAll('#game form'), function (f) {
+      actionsOf(f).forEach(function (c) { if (!seen[c.key]) { seen[c.key] = true; c.i = all.length; all.push(c); } });
+    });
+    return all.sort(function (a, b) { return a.rank - b.rank || a.i - b.i; });
+  }
+  // dropAhead forgets what was drawn ahead, for a page that is no longer the one shown
+  function dropAhead() { aheadGen++; ahead = {}; aheadQueue = null; toParse = []; host.removeAttribute('data-ahead'); }
+  function resetAhead() {
+    dropAhead();
+    // after the next frame (the page just drawn comes first), and after the exchange that drew it, queued first
+    if (app) { requestAnimationFrame(function () { setTimeout(nextAhead, 0); }); }
+  }
+  function nextAhead() {
+    if (!app || aheadBusy || conflict) { return; }
+    if (!aheadQueue) { aheadQueue = candidates(); }
+    var c;
+    do { c = aheadQueue.shift(); } while (c && c.key in ahead);
+    if (!c) { host.setAttribute('data-ahead', 'done'); return; } // for the measurements: a host's tap comes later
+    var gen = aheadGen;
+    aheadBusy = true;
+    exclusive(function () { return call('ahead', c.form, c.kind === 'undo'); }).then(function (r) {
+      aheadBusy = false;
+      if (gen === aheadGen) {
+        ahead[c.key] = r.error ? null : r;
+        if (!r.error && c.rank <= 1) { parseLater(r, gen); }
+      }
+      nextAhead();
+    }, function () { aheadBusy = false; });
+  }
+  // The likeliest drawings (the main action's, the seats' own buttons') are parsed while the page is idle, so that
+  // a tap on them only fills in the time and morphs. The time's mark must stand in text only, where it is filled in.
+  var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 20); };
+  var toParse = [], morphWarm = false;
+  function parseLater(r, gen) {
+    toParse.push({ r: r, gen: gen });
+    if (toParse.length === 1) { idle(parseSome); }
+  }
+  function parseSome(deadline) {
+    do {
+      var x = toParse.shift();
+      if (!x || x.gen !== aheadGen || x.r.page) { continue; }
+      var page = document.importNode(parsed(x.r.html), true), found = 0, w = document.createTreeWalker(page, NodeFilter.SHOW_TEXT), n;
+      while ((n = w.nextNode())) { if (n.data.indexOf(x.r.mark) >= 0) { found += n.data.split(x.r.mark).length - 1; } }
+      if (found === x.r.html.split(x.r.mark).length - 1) { x.r.page = page; }
+      if (!morphWarm) { // the first morph ran the page's own code cold (the host's first tap: 10 ms more); a copy is morphed now
+        morphWarm = true;
+        morph(document.getElementById('game').cloneNode(true), page.querySelector('#game').cloneNode(true));
+      }
+    } while (!x && toParse.length); // one a turn: a tap waits for the turn it comes in
+    if (toParse.length) { idle(parseSome); }
+  }
+  // timed fills an action's time in for the mark in a drawing made ahead
+  function timed(r, at) {
+    if (!r.page) { return { html: r.html.split(r.mark).join(at) }; }
+    var w = document.createTreeWalker(r.page, NodeFilter.SHOW_TEXT), n;
+    while ((n = w.nextNode())) { if (n.data.indexOf(r.mark) >= 0) { n.data = n.data.split(r.mark).join(at); } }
+    return { page: r.page };
+  }
+  document.addEventListener('change', function (e) {
+    var f = e.target.form;
+    if (!app || !f || !document.getElementById('game').contains(f)) { return; }
+    if (!aheadQueue) { aheadQueue = candidates(); }
+    aheadQueue = actionsOf(f).concat(aheadQueue); // drawn next, as the form now reads
+    host.removeAttribute('data-ahead');
+    nextAhead();
+  });
+
+  // -- the host's action: shown at once (drawn ahead) or applied and drawn by the engine, then kept and sent --
   function formOf(f, submitter) {
     var data = new URLSearchParams(new FormData(f, submitter));
     data.delete('key'); data.delete('version'); data.delete('act');
     return data.toString();
   }
+  // the moment of the host's tap (the click's own time), from which a tap is measured
+  var tapAt = 0;
+  document.addEventListener('click', function (e) { tapAt = e.timeStamp; }, true);
   function local(kind, f, submitter) {
     var t0 = performance.now();
+    if (tapAt && tapAt <= t0 && t0 - tapAt < 1000) { t0 = tapAt; }
+    tapAt = 0;
+    var firstFrame = -1; // the first frame after the tap: is the new page in it?
+    requestAnimationFrame(function (ts) { firstFrame = ts; });
     var anchor = anchorOf(submitter || f);
-    var op = kind === 'undo' ? { key: newKey(), undo: true } : { key: newKey(), form: formOf(f, submitter), at: Date.now() }; // the worker tells its time in the club's zone
+    var op = kind === 'undo' ? { key: newKey(), undo: true } : { key: newKey(), form: formOf(f, submitter), at: timeOf(Date.now()) };
     var speech = f.elements.type && f.elements.type.value === 'speech';
+    var drawn = ahead[actionKey(kind, op.form)] || null;
+    dropAhead(); // drawn for the page as it was
+    function measured(engineMs, workerMs) {
+      var drawnMs = performance.now() - t0;
+      requestAnimationFrame(function (ts) {
+        var frame = performance.now() - t0;
+        marks.push(frame);
+        parts.push({ engine: engineMs, worker: workerMs, drawn: drawnMs, frame: frame, ahead: !!drawn, first: ts === firstFrame });
+        performance.measure('tap-to-screen', { start: t0, end: t0 + frame });
+      });
+    }
+    if (drawn) {
+      if (speech) { sessionStorage.setItem('autostart:' + gameId, '1'); }
+      draw(timed(drawn, op.at), anchor);
+      measured(0, 0);
+    }
+    taking++;
+    var counted = true;
+    function took() { if (counted) { counted = false; taking--; } }
     return exclusive(function () {
-      return (op.undo ? answer('undo') : answer('act', op.form, op.at)).then(function (r) {
+      return (op.undo ? answer('undo', !!drawn) : answer('act', op.form, op.at, !!drawn)).then(function (r) {
+        took();
         var engineMs = performance.now() - t0, workerMs = lastCallMs;
-        if (r.error) { say(r.error); return; }
-        if (speech) { sessionStorage.setItem('autostart:' + gameId, '1'); }
+        if (r.error) {
+          say(r.error);
+          if (!drawn) { resetAhead(); return null; } // the page stays as it was; its actions are drawn ahead again
+          // drawn ahead, but the game moved on under the page meanwhile (another device's actions): the page as it is
+          return answer('draw').then(function (d) { draw(d, null); say(r.error); });
+        }
+        if (speech && !drawn) { sessionStorage.setItem('autostart:' + gameId, '1'); }
         ops.push(op);
-        draw(r, anchor);
-        var drawnMs = performance.now() - t0;
-        requestAnimationFrame(function () {
-          var frame = performance.now() - t0;
-          marks.push(frame);
-          parts.push({ engine: engineMs, worker: workerMs, drawn: drawnMs, frame: frame });
-          performance.measure('tap-to-screen', { start: t0, end: t0 + frame });
-        });
+        if (r.html) {
+          draw(r, drawn ? null : anchor); // drawn ahead from a game that has moved on since: drawn again
+          if (!drawn) { measured(engineMs, workerMs); }
+        } else {
+          status();
+        }
         persist().then(pump);
       });
     }).catch(function (err) {
+      took();
       // the engine itself failed (it may be gone): say so in the page's words, the cause to the console
       say(host.getAttribute('data-failed'));
       if (window.console) { console.warn('mafiaclub: the engine failed', err); }
+      resetAhead();
     });
   }
 
@@ -381,7 +514,7 @@
     if (!app) { return; }
     var f = e.target;
     // logging out makes the browser forget this device's copy of the game: not with actions not yet saved, unasked
-    if ((f.getAttribute('action') || '') === '/logout' && ops.length && !window.confirm(host.getAttribute('data-unsaved'))) {
+    if ((f.getAttribute('action') || '') === '/logout' && (ops.length || taking) && !window.confirm(host.getAttribute('data-unsaved'))) {
       e.preventDefault(); e.stopImmediatePropagation();
       return;
     }
@@ -395,7 +528,7 @@
       return;
     }
     // saving, reopening and the chief judge's approval need the server, with every action sent first
-    if (ops.length || offline) {
+    if (ops.length || taking || offline) {
       e.preventDefault(); e.stopImmediatePropagation();
       call('t', 'host.needs_network').then(function (text) { say(text); });
       return;
@@ -426,6 +559,7 @@
   // rebase takes the server's game as the confirmed one and applies the actions not yet saved on top (keep), or
   // drops them; those the engine now refuses are dropped, and the host is told.
   function rebase(fresh, keep) {
+    dropAhead(); // drawn for a game that is not the server's
     return exclusive(function () {
       return call('load', JSON.stringify(fresh)).then(function (err) {
         if (err) { throw new Error(err); }
@@ -524,7 +658,7 @@
     if (seen > base.version) { // another device moved the game on: follow it, sending nothing
       return fetchState().then(function (fresh) {
         setOffline(false);
-        if (ops.length) { seen = Math.max(seen, fresh.version); return true; } // an action was taken meanwhile
+        if (ops.length || taking) { seen = Math.max(seen, fresh.version); return true; } // an action was taken meanwhile
         return rebase(fresh, false).then(function () { return true; });
       });
     }
@@ -550,6 +684,7 @@
     document.getElementById('conflict').hidden = true;
     rebase(fresh, keep).then(function () {
       conflict = false;
+      nextAhead();
       if (!keep) { return call('t', 'host.dropped.n', n).then(function (text) { say(text, 'notice'); }); }
     }).then(pump);
   }
@@ -569,14 +704,14 @@
       lastCallMs = e.data.ms;
       if (e.data.error) { c.reject(new Error(e.data.error)); } else { c.resolve(e.data.result); }
     };
-    return call('start', { exec: execURL, wasm: engineURL, lang: lang, catalog: '/static/i18n/' + lang + '.json', offset: +host.getAttribute('data-offset') || 0 }).then(function () {
+    return call('start', { exec: execURL, wasm: engineURL, lang: lang, catalog: '/static/i18n/' + lang + '.json' }).then(function () {
       return Promise.all([call('t', 'host.offline'), stored().catch(function () { return null; })]);
     }).then(function (got) {
       offlineText = got[0];
       var rec = got[1];
       // what another account kept on this device is not this host's to see or to send
       if (rec && rec.user === userId && rec.base && (rec.ops.length || rec.base.version > input.version)) {
-        base = rec.base; ops = rec.ops;
+        base = rec.base; ops = rec.ops.map(function (o) { if (o.at) { o.at = timeOf(o.at); } return o; }); // kept as milliseconds by an older page
       }
       return call('load', JSON.stringify(base));
     }).then(function (err) {
@@ -597,7 +732,7 @@
       // the browser compiles the engine's code as it first runs: a tap's whole path is run once, on a copy of the
       // game, while the page is idle, so that the host's first tap does not pay for it (a quarter of a second here)
       (window.requestIdleCallback || setTimeout)(function () {
-        exclusive(function () { return call('warm'); }).then(function () { host.setAttribute('data-warm', 'yes'); }, function () {});
+        exclusive(function () { return call('warm'); }).then(function () { host.setAttribute('data-warm', 'yes'); }, function () {}).then(resetAhead);
       });
     });
   }
@@ -619,7 +754,7 @@
 
   // for tests and the curious: what waits
   window.mafiaclubHost = {
-    pending: function () { return ops.length; },
+    pending: function () { return ops.length + taking; },
     ready: function () { return !!app; },
     version: function () { return base.version; },
     record: function () { return base.record; },
