@@ -310,11 +310,21 @@
       a = fresh.attributes[i];
       if (old.getAttribute(a.name) !== a.value) { old.setAttribute(a.name, a.value); }
     }
+    // the children are matched by their kind (tag, id, a field's name), not by position: a panel that comes or goes
+    // does not make every later sibling (the table of ten seats) differ from the one before it
     var oc = Array.prototype.slice.call(old.childNodes), fc = Array.prototype.slice.call(fresh.childNodes);
-    var n = Math.min(oc.length, fc.length);
-    for (i = 0; i < n; i++) { morph(oc[i], fc[i]); }
-    for (i = n; i < oc.length; i++) { oc[i].remove(); }
-    for (i = n; i < fc.length; i++) { old.appendChild(fc[i]); }
+    var left = {}, k, j = 0;
+    for (i = 0; i < fc.length; i++) { k = kindOf(fc[i]); left[k] = (left[k] || 0) + 1; }
+    for (i = 0; i < fc.length; i++) {
+      k = kindOf(fc[i]);
+      while (j < oc.length && !left[kindOf(oc[j])]) { oc[j++].remove(); } // none of its kind comes any more
+      if (j < oc.length && kindOf(oc[j]) === k) { morph(oc[j++], fc[i]); } else { old.insertBefore(fc[i], oc[j] || null); }
+      left[k]--;
+    }
+    while (j < oc.length) { oc[j++].remove(); }
+  }
+  function kindOf(n) {
+    return n.nodeType !== 1 ? '#' + n.nodeType : n.nodeName + '#' + n.id + (n.nodeName === 'INPUT' ? '@' + n.name + ':' + n.type : '');
   }
   function parsed(html) {
     var t = document.createElement('template');
