@@ -404,7 +404,7 @@
     if (!aheadQueue) { aheadQueue = candidates(); }
     var c;
     do { c = aheadQueue.shift(); } while (c && c.key in ahead);
-    if (!c) { host.setAttribute('data-ahead', 'done'); return; } // for the measurements: a host's tap comes later
+    if (!c) { allAhead(); return; }
     var gen = aheadGen;
     aheadBusy = true;
     exclusive(function () { return call('ahead', c.form, c.kind === 'undo'); }).then(function (r) {
@@ -436,7 +436,12 @@
         morph(document.getElementById('game').cloneNode(true), page.querySelector('#game').cloneNode(true));
       }
     } while (!x && toParse.length); // one a turn: a tap waits for the turn it comes in
-    if (toParse.length) { idle(parseSome); }
+    if (toParse.length) { idle(parseSome); } else { allAhead(); }
+  }
+  // allAhead tells the measurements that every action of the page is drawn (and the likeliest parsed) ahead: a
+  // host's first tap comes seconds after the page, not at once
+  function allAhead() {
+    if (aheadQueue && !aheadQueue.length && !aheadBusy && !toParse.length) { host.setAttribute('data-ahead', 'done'); }
   }
   // timed fills an action's time in for the mark in a drawing made ahead
   function timed(r, at) {
