@@ -419,7 +419,7 @@
   // The likeliest drawings (the main action's, the seats' own buttons') are parsed while the page is idle, so that
   // a tap on them only fills in the time and morphs. The time's mark must stand in text only, where it is filled in.
   var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 20); };
-  var toParse = [], morphWarm = false;
+  var toParse = [];
   function parseLater(r, gen) {
     toParse.push({ r: r, gen: gen });
     if (toParse.length === 1) { idle(parseSome); }
@@ -431,10 +431,6 @@
       var page = document.importNode(parsed(x.r.html), true), found = 0, w = document.createTreeWalker(page, NodeFilter.SHOW_TEXT), n;
       while ((n = w.nextNode())) { if (n.data.indexOf(x.r.mark) >= 0) { found += n.data.split(x.r.mark).length - 1; } }
       if (found === x.r.html.split(x.r.mark).length - 1) { x.r.page = page; }
-      if (!morphWarm) { // the first morph ran the page's own code cold (the host's first tap: 10 ms more); a copy is morphed now
-        morphWarm = true;
-        morph(document.getElementById('game').cloneNode(true), page.querySelector('#game').cloneNode(true));
-      }
     } while (!x && toParse.length); // one a turn: a tap waits for the turn it comes in
     if (toParse.length) { idle(parseSome); } else { allAhead(); }
   }
