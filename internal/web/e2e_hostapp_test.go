@@ -781,8 +781,8 @@ const shapeOf = `(root => {
 
 // TestE2EHostAppDrawsAhead: while the host looks at the page, the engine draws the page after each action the
 // page offers; a tap on one shows that drawing at once, with the tap's time in it, and it is the page the engine
-// draws once it has taken the action: the main action, a seat's own button, a foul, a vote whose hands were ticked
-// after the page was drawn (drawn again as it now reads), and an undo.
+// draws once it has taken the action: the main action, a seat's own button (tapped, and by the keyboard), a foul, a
+// vote whose hands were ticked after the page was drawn (drawn again as it now reads), and an undo.
 func TestE2EHostAppDrawsAhead(t *testing.T) {
 	b := startAppTest(t).open()
 	b.until("the engine warmed up", `document.getElementById('host').getAttribute('data-warm') === 'yes'`, 20*time.Second)
@@ -811,8 +811,13 @@ func TestE2EHostAppDrawsAhead(t *testing.T) {
 	aheadTap("next speaker", "#act-speech")
 	aheadTap("the speaker nominates #4", "#seat-4 .seat-main[value=nominate]")
 	aheadTap("next speaker", "#act-speech")
-	aheadTap("the speaker nominates #7", "#seat-7 .seat-main[value=nominate]")
-	aheadTap("a foul of #5's (drawn ahead, not parsed ahead)", "#seat-5 button[value=foul]")
+	// a key fires no pointerdown: this drawing is filled in and parsed in the tap
+	b.until("drawn ahead", `document.getElementById('host').getAttribute('data-ahead') === 'done'`, 20*time.Second)
+	v := b.version()
+	b.do("key 7", chromedp.KeyEvent("7"))
+	b.until("the speaker nominates #7 by the keyboard", fmt.Sprintf(`+document.getElementById('game').dataset.version === %d`, v+1), 5*time.Second)
+	check("the speaker nominates #7 by the keyboard")
+	aheadTap("a foul of #5's", "#seat-5 button[value=foul]")
 	for i := 0; eval[int](b.hostBrowser, `document.querySelectorAll('#vote-form').length`) == 0; i++ {
 		if i > 12 {
 			t.Fatal("no vote after the day's speeches")

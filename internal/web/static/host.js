@@ -411,13 +411,14 @@
       aheadBusy = false;
       if (gen === aheadGen) {
         ahead[c.key] = r.error ? null : r;
-        if (!r.error && c.rank <= 1) { parseLater(r, gen); }
+        if (!r.error && c.rank === 0) { parseLater(r, gen); }
       }
       nextAhead();
     }, function () { aheadBusy = false; });
   }
-  // The likeliest drawings (the main action's, the seats' own buttons') are parsed while the page is idle, so that
-  // a tap on them only fills in the time and morphs. The time's mark must stand in text only, where it is filled in.
+  // The main action's drawing is parsed while the page is idle, and any other when the host's finger touches its
+  // button (pointerdown comes a tenth of a second before the click), so that a tap only fills in the time and
+  // morphs. The time's mark must stand in text only, where it is filled in.
   var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 20); };
   var toParse = [];
   function parseLater(r, gen) {
@@ -427,13 +428,24 @@
   function parseSome(deadline) {
     do {
       var x = toParse.shift();
-      if (!x || x.gen !== aheadGen || x.r.page) { continue; }
-      var page = document.importNode(parsed(x.r.html), true), found = 0, w = document.createTreeWalker(page, NodeFilter.SHOW_TEXT), n;
-      while ((n = w.nextNode())) { if (n.data.indexOf(x.r.mark) >= 0) { found += n.data.split(x.r.mark).length - 1; } }
-      if (found === x.r.html.split(x.r.mark).length - 1) { x.r.page = page; }
+      if (x && x.gen === aheadGen) { parse(x.r); }
     } while (!x && toParse.length); // one a turn: a tap waits for the turn it comes in
     if (toParse.length) { idle(parseSome); } else { allAhead(); }
   }
+  function parse(r) {
+    if (r.page) { return; }
+    var page = document.importNode(parsed(r.html), true), found = 0, w = document.createTreeWalker(page, NodeFilter.SHOW_TEXT), n;
+    while ((n = w.nextNode())) { if (n.data.indexOf(r.mark) >= 0) { found += n.data.split(r.mark).length - 1; } }
+    if (found === r.html.split(r.mark).length - 1) { r.page = page; }
+  }
+  document.addEventListener('pointerdown', function (e) {
+    var b = e.target.closest && e.target.closest('button');
+    var f = b && b.form;
+    if (!app || !f || !document.getElementById('game').contains(f)) { return; }
+    var m = (f.getAttribute('action') || '').match(/\/(act|undo)$/);
+    var r = m && ahead[m[1] === 'undo' ? 'undo' : actionKey('act', formOf(f, b))];
+    if (r) { parse(r); }
+  }, true);
   // allAhead tells the measurements that every action of the page is drawn (and the likeliest parsed) ahead: a
   // host's first tap comes seconds after the page, not at once
   function allAhead() {
