@@ -23,26 +23,9 @@ import (
 // catalogue reads the site's catalogues (internal/web/i18n), every file of each language.
 func catalogue(t *testing.T) i18n.Catalog {
 	t.Helper()
-	c := i18n.Catalog{}
-	for _, l := range i18n.Languages {
-		files, err := filepath.Glob(filepath.Join("..", "..", "internal", "web", "i18n", l+".*json"))
-		if err != nil || len(files) == 0 {
-			t.Fatalf("no catalogue for %s: %v", l, err)
-		}
-		c[l] = map[string]string{}
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			part := map[string]string{}
-			if err := json.Unmarshal(data, &part); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			for k, v := range part {
-				c[l][k] = v
-			}
-		}
+	c, err := i18n.Load(os.DirFS(filepath.Join("..", "..", "internal", "web", "i18n")))
+	if err != nil {
+		t.Fatal(err)
 	}
 	return c
 }

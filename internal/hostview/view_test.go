@@ -20,26 +20,9 @@ import (
 // catalog reads the site's catalogues (internal/web/i18n), as the server and the browser's engine load them.
 func catalog(t *testing.T) i18n.Catalog {
 	t.Helper()
-	c := i18n.Catalog{}
-	for _, lang := range i18n.Languages {
-		files, err := filepath.Glob(filepath.Join("..", "web", "i18n", lang+".*json"))
-		if err != nil || len(files) == 0 {
-			t.Fatalf("no catalogue for %s: %v", lang, err)
-		}
-		c[lang] = map[string]string{}
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			part := map[string]string{}
-			if err := json.Unmarshal(data, &part); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			for k, v := range part {
-				c[lang][k] = v
-			}
-		}
+	c, err := i18n.Load(os.DirFS(filepath.Join("..", "web", "i18n")))
+	if err != nil {
+		t.Fatal(err)
 	}
 	return c
 }

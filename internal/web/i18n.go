@@ -2,8 +2,6 @@ package web
 
 import (
 	"embed"
-	"encoding/json"
-	"fmt"
 	"io/fs"
 	"mafiaclub/internal/i18n"
 	"net/http"
@@ -25,39 +23,13 @@ var (
 	PluralValue = i18n.PluralValue
 )
 
-// LoadCatalog reads the embedded catalogues: for each language, i18n/LANG.json and every i18n/LANG.AREA.json (one
-// file per area of the site, so that work on one area does not touch another's file). A key in two files of one
-// language is an error.
+// LoadCatalog reads the embedded catalogues (i18n.Load: LANG.json and every LANG.AREA.json of each language).
 func LoadCatalog() (Catalog, error) {
-	c := Catalog{}
-	for _, lang := range Languages {
-		files, err := fs.Glob(catalogFS, "i18n/"+lang+".*json")
-		if err != nil {
-			return nil, err
-		}
-		m := map[string]string{}
-		for _, name := range files {
-			data, err := catalogFS.ReadFile(name)
-			if err != nil {
-				return nil, err
-			}
-			part := map[string]string{}
-			if err := json.Unmarshal(data, &part); err != nil {
-				return nil, fmt.Errorf("catalogue %s: %w", name, err)
-			}
-			for k, v := range part {
-				if _, dup := m[k]; dup {
-					return nil, fmt.Errorf("catalogue %s: the key %q is in another file of %s too", name, k, lang)
-				}
-				m[k] = v
-			}
-		}
-		if len(m) == 0 {
-			return nil, fmt.Errorf("no catalogue for %s", lang)
-		}
-		c[lang] = m
+	sub, err := fs.Sub(catalogFS, "i18n")
+	if err != nil {
+		return nil, err
 	}
-	return c, nil
+	return i18n.Load(sub)
 }
 
 // pickLang chooses the language: a ?lang= choice, the lang cookie, the account's, then Accept-Language.
