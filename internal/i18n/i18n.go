@@ -1,6 +1,6 @@
 // Package i18n holds the catalogue type every user-facing string goes through: one format per key and language,
-// with CLDR plural forms for counts. It is pure (no HTTP; files only through the fs.FS Load is given), so the host page's engine in WebAssembly
-// translates with the same code as the server.
+// with CLDR plural forms for counts. It is pure (no HTTP; files only through the fs.FS that Load is given), so the
+// host page's engine in WebAssembly translates with the same code as the server.
 package i18n
 
 import (
