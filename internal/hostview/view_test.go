@@ -149,17 +149,7 @@ func TestAnnounceC36(t *testing.T) {
 		{"the candidate himself left", join(day2, speeches(2, 10), mafia.Nominate(10, 9), mafia.Disqualify(9)),
 			[]string{T("announce.candidate_left", 9)}},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			v, page := build(t, game(t, "fiim-xcraft", tenRoles, c.events...))
-			if !slices.Equal(v.Announce, c.want) {
-				t.Errorf("announce\n%q\nwant\n%q", v.Announce, c.want)
-			}
-			for _, line := range c.want {
-				if !strings.Contains(page, template.HTMLEscapeString(line)) {
-					t.Errorf("the page does not show %q", line)
-				}
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { wantAnnounce(t, "fiim-xcraft", c.events, c.want) })
 	}
 	if got := T("announce.cancelled_list_open", dq4); strings.Contains(got, "by a disqualification") || !strings.Contains(got, "C-36") {
 		t.Errorf("the open list's cancellation reads %q", got)
@@ -221,17 +211,7 @@ func TestAnnounce(t *testing.T) {
 			[]string{T("announce.single_day1")}},
 		{"speeches still going", join(mafia.Day(), speeches(1, 3)), nil},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			v, page := build(t, game(t, "fiim-2025-club", tenRoles, c.events...))
-			if !slices.Equal(v.Announce, c.want) {
-				t.Errorf("announce\n%q\nwant\n%q", v.Announce, c.want)
-			}
-			for _, line := range c.want {
-				if !strings.Contains(page, template.HTMLEscapeString(line)) {
-					t.Errorf("the page does not show %q", line)
-				}
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { wantAnnounce(t, "fiim-2025-club", c.events, c.want) })
 	}
 }
 
@@ -473,6 +453,20 @@ func TestAdjustSteps(t *testing.T) {
 		}
 		if got, err := EventsFromForm(form("type", "adjust", "seat", "3", "points", s.Value), st.Play); err != nil || int(got[0].Points) != h {
 			t.Errorf("%q reads back as %+v (%v), want %d", s.Value, got, err, h)
+		}
+	}
+}
+
+// wantAnnounce checks what the page tells the host to announce after the events, in the view and on the page.
+func wantAnnounce(t *testing.T, rules string, events []mafia.Event, want []string) {
+	t.Helper()
+	v, page := build(t, game(t, rules, tenRoles, events...))
+	if !slices.Equal(v.Announce, want) {
+		t.Errorf("announce\n%q\nwant\n%q", v.Announce, want)
+	}
+	for _, line := range want {
+		if !strings.Contains(page, template.HTMLEscapeString(line)) {
+			t.Errorf("the page does not show %q", line)
 		}
 	}
 }
