@@ -411,34 +411,30 @@ func TestE2EHostAppOffline(t *testing.T) {
 	cat := mustCatalog(t)
 
 	// at least 20 actions with the network down, a reload among them
+	// waiting checks that the page keeps n actions, says so, and that the server has none of them
+	waiting := func(what string, n int) {
+		t.Helper()
+		if got := b.pending(); got != n {
+			t.Fatalf("%s: %d actions wait, want %d", what, got, n)
+		}
+		b.wantSync(cat, lang, n, true)
+		if v := a.server().Game.Version; v != 6 {
+			t.Fatalf("%s: the server has version %d while the network is down", what, v)
+		}
+	}
 	a.cut(b, true)
 	b.play(10)
-	if n := b.pending(); n != 10 {
-		t.Fatalf("%d actions wait, want 10", n)
-	}
-	b.wantSync(cat, lang, 10, true)
-	if v := a.server().Game.Version; v != 6 {
-		t.Fatalf("the server has version %d while the network is down", v)
-	}
+	waiting("10 actions offline", 10)
 
 	// a reload in the dead spot: the page and its engine come from the browser's cache, the actions from storage
 	b.do("reload offline", chromedp.Reload())
 	b.ready()
-	if n := b.pending(); n != 10 {
-		t.Fatalf("after the reload %d actions wait, want 10", n)
-	}
+	waiting("after the reload", 10)
 	if v := b.version(); v != 16 {
 		t.Fatalf("after the reload the page shows version %d, want 16", v)
 	}
-	b.wantSync(cat, lang, 10, true)
 	b.play(10)
-	if n := b.pending(); n != 20 {
-		t.Fatalf("%d actions wait, want 20", n)
-	}
-	b.wantSync(cat, lang, 20, true)
-	if v := a.server().Game.Version; v != 6 {
-		t.Fatalf("the server has version %d while the network is down", v)
-	}
+	waiting("20 actions offline", 20)
 	// the game goes on (no result, an action at hand), so that the actions after the network's return are valid
 	if b.count("#winner") != 0 || eval[string](b.hostBrowser, actionAtHand) == "" {
 		t.Fatalf("after 26 actions the game has ended or has no action at hand (page %s)", b.where())
