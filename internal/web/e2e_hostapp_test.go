@@ -805,6 +805,8 @@ func TestE2EHostAppDrawsAhead(t *testing.T) {
 	}
 	aheadTap("wake the city", "#act-day")
 	aheadTap("next speaker", "#act-speech")
+	// drawn ahead, "next speaker" still starts the speech's timer (one tap per speech)
+	b.until("the speech's timer runs", `document.getElementById('clock').textContent === '0:58'`, 5*time.Second)
 	aheadTap("the speaker nominates #4", "#seat-4 .seat-main[value=nominate]")
 	aheadTap("next speaker", "#act-speech")
 	// a key fires no pointerdown: this drawing is filled in and parsed in the tap
