@@ -146,7 +146,7 @@ func (s *Server) ratingPage(w http.ResponseWriter, r *http.Request) {
 	// make a new table each, and be copied into its links.
 	vals := ratingValues(q)
 	key := p.Lang + "?" + vals.Encode()
-	if table, ok := s.tables.get(version, key); ok && version >= 0 {
+	if table, ok := s.tables.get(version, key); ok {
 		p.Title = ratingTitle(p, q)
 		s.render(w, "rating", ratingView{Page: p, Table: table})
 		return
@@ -193,7 +193,7 @@ func (s *Server) ratingPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v.Table = template.HTML(buf.String())
-	if version >= 0 {
+	if version >= 0 && res.Page == max(q.Page, 1) { // a page past the last one is drawn as the last: not kept twice
 		s.tables.put(version, key, v.Table)
 	}
 	s.render(w, "rating", v)
@@ -231,8 +231,9 @@ func ratingTitle(p Page, q club.RatingQuery) string {
 	return p.T("rating.title")
 }
 
-// tableCache keeps drawn rating tables of one version of the rating, by language and query; a new version
-// empties it. At most 256 tables (a few MB).
+// tableCache keeps drawn rating tables of one version of the rating, by language and query; a newer version
+// empties it. At most 256 tables (a table of 100 lines is about 40 KB: 10 MB at most); when full, one table makes
+// room for the next, so that a flood of queries never empties it of the ones readers ask for.
 type tableCache struct {
 	mu      sync.Mutex
 	version int64
@@ -252,8 +253,17 @@ func (c *tableCache) get(version int64, key string) (template.HTML, bool) {
 func (c *tableCache) put(version int64, key string, t template.HTML) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.version != version || c.m == nil || len(c.m) >= 256 {
+	switch {
+	case version < c.version: // drawn from an older version by a slow request: not kept
+		return
+	case version > c.version || c.m == nil:
 		c.version, c.m = version, map[string]template.HTML{}
+	}
+	if _, ok := c.m[key]; !ok && len(c.m) >= 256 {
+		for k := range c.m { // one table, the map's pick
+			delete(c.m, k)
+			break
+		}
 	}
 	c.m[key] = t
 }
