@@ -262,7 +262,7 @@ func (g *Game) Role(s int) Role { return g.role[clampSeat(s)] }
 func (g *Game) Alive() Seats { return g.alive }
 
 // Shooters returns the living black players who have not shot tonight: those who may still shoot, whichever step
-// of the night is current (nobody by day or on the first night, R42).
+// of the night is current (nobody by day, nor on the first night, when nobody shoots: ErrFirstNight).
 func (g *Game) Shooters() Seats {
 	if g.phase != PhaseNight || g.num == 1 {
 		return 0

@@ -164,7 +164,7 @@ func (g *Game) nightPlan(n *Next) {
 		}
 		switch g.order[i] {
 		case GroupMafia:
-			left := g.alive & g.black &^ g.shotBy
+			left := g.Shooters()
 			if !left.Empty() {
 				if n.Actors.Empty() {
 					n.Actors = left
