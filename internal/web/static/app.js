@@ -11,6 +11,47 @@
     if (window.mafiaclubLive) { window.mafiaclubLive.close(); }
   });
 
+  // Logging out makes the browser forget what it keeps of the site (the server's Clear-Site-Data), the host's
+  // actions not yet saved among them, on whichever page it is done: with some of this account's waiting (on the
+  // game's page, or kept in the browser's storage), it asks first.
+  var logout = document.getElementById('logout');
+  if (logout) {
+    logout.addEventListener('submit', function (e) {
+      e.preventDefault();
+      waiting(+logout.getAttribute('data-user')).then(function (n) {
+        if (n && !window.confirm(logout.getAttribute('data-unsaved'))) { return; }
+        if (window.mafiaclubLive) { window.mafiaclubLive.close(); }
+        logout.submit(); // no submit event: asked once
+      });
+    });
+  }
+  function waiting(user) {
+    var here = window.mafiaclubHost ? window.mafiaclubHost.pending() : 0;
+    if (here || !window.indexedDB) { return Promise.resolve(here); }
+    return new Promise(function (resolve) {
+      var req = indexedDB.open('mafiaclub', 1);
+      req.onupgradeneeded = function () { req.result.createObjectStore('games', { keyPath: 'game' }); };
+      req.onerror = function () { resolve(0); };
+      req.onsuccess = function () {
+        var d = req.result, all;
+        try { all = d.transaction('games').objectStore('games').getAll(); } catch (err) { d.close(); resolve(0); return; }
+        all.onsuccess = function () { d.close(); resolve(all.result.filter(function (r) { return r.user === user && r.ops && r.ops.length; }).length); };
+        all.onerror = function () { d.close(); resolve(0); };
+      };
+    });
+  }
+
+  // A game's page kept for a reload offline (by the service worker) holds the roles: it is the account's that saw
+  // it. Another account on this device, or none, makes the browser forget the kept pages, whose session may have
+  // ended without a logout.
+  try {
+    var me = logout ? logout.getAttribute('data-user') : '';
+    if (window.caches && localStorage.getItem('mafiaclub:user') !== me) {
+      if (localStorage.getItem('mafiaclub:user') !== null) { caches.delete('mafiaclub-pages'); }
+      localStorage.setItem('mafiaclub:user', me);
+    }
+  } catch (err) { /* no storage: nothing kept either */ }
+
   // The menu is open on a wide screen.
   var menu = document.querySelector('details.menu');
   if (menu && window.matchMedia('(min-width: 900px)').matches) { menu.open = true; }

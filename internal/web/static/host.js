@@ -536,11 +536,6 @@
   document.addEventListener('submit', function (e) {
     if (!app) { return; }
     var f = e.target;
-    // logging out makes the browser forget this device's copy of the game: not with actions not yet saved, unasked
-    if ((f.getAttribute('action') || '') === '/logout' && (ops.length || taking) && !window.confirm(host.getAttribute('data-unsaved'))) {
-      e.preventDefault(); e.stopImmediatePropagation();
-      return;
-    }
     var m = (f.getAttribute('action') || '').match(/^\/games\/\d+\/(act|undo|save|reopen|approve-extra)$/);
     if (!m) { return; }
     var confirmText = f.getAttribute('data-confirm');
