@@ -18,7 +18,6 @@
 //	                        drawn: the page shows ahead's drawing of it, so the page is not drawn again
 //	undo(drawn)             takes the last event back
 //	draw()                  draws the page as it is
-//	warm()                  runs a tap's path once on a copy of the game (the browser compiles the code it runs)
 //	commit(version)         the first action not yet saved is saved: it joins the confirmed game, at version
 //	t(key[, n])             a catalogue string (a plural one for the count n)
 //
@@ -136,32 +135,15 @@ func (a *answer) drawState(st *hostview.State, waiting int) {
 		return
 	}
 	a.HTML = b.String()
-	a.Version = drawn.In.Version
-	a.Pending = waiting
-	if a.Pending > 0 {
-		a.Status = cat.N(lang, "host.pending.n", a.Pending)
-	}
+	a.counts(waiting)
 }
 
-// warm runs a tap's whole path (the form read, the action applied, the page drawn and handed over) on copies of
-// the game, its results thrown away: the browser compiles the engine's code as it first runs it, and the host's
-// first tap paid for that (a quarter of a second on this project's machine). Actions the game refuses now still
-// run most of the path.
-func warm() {
-	if current == nil {
-		return
-	}
-	for _, form := range []string{"type=speech&seat=1", "type=nominate&by=1&target=2", "type=foul&seat=1", "type=day", "type=vote&target=1"} {
-		st, err := apply(current, op{Form: form, At: "00:00:00"})
-		a := answer{Version: st.In.Version}
-		if err != nil {
-			a.Error = errorText(err)
-		}
-		var b strings.Builder
-		if hostview.Render(&b, hostview.Build(st, cat, newKey)) == nil {
-			a.HTML = b.String()
-		}
-		reply(a)
+// counts gives the answer the version the page shows with waiting actions on top of the confirmed game, and says
+// how many wait.
+func (a *answer) counts(waiting int) {
+	a.Version, a.Pending = base.In.Version+int64(waiting), waiting
+	if waiting > 0 {
+		a.Status = cat.N(lang, "host.pending.n", waiting)
 	}
 }
 
@@ -278,10 +260,6 @@ func main() {
 			a.draw()
 			return reply(a)
 		}),
-		"warm": js.FuncOf(func(_ js.Value, _ []js.Value) any {
-			warm()
-			return nil
-		}),
 		"undo": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			return reply(step(op{Undo: true}, len(args) > 0 && args[0].Truthy()))
 		}),
@@ -322,8 +300,7 @@ func step(o op, drawn bool) answer {
 	current = next
 	pending = append(pending, o)
 	if same {
-		a.Version, a.Pending = base.In.Version+int64(len(pending)), len(pending)
-		a.Status = cat.N(lang, "host.pending.n", a.Pending)
+		a.counts(len(pending))
 		return a
 	}
 	a.draw()
@@ -402,9 +379,6 @@ func commit(version int64) answer {
 	in := base.In
 	in.Record = record.Encode(base.Record)
 	a.Base, _ = json.Marshal(in)
-	a.Version, a.Pending = base.In.Version+int64(len(pending)), len(pending) // the page is drawn already
-	if a.Pending > 0 {
-		a.Status = cat.N(lang, "host.pending.n", a.Pending)
-	}
+	a.counts(len(pending)) // the page is drawn already
 	return a
 }
