@@ -467,7 +467,7 @@ func TestE2EHostAppOffline(t *testing.T) {
 }
 
 // TestE2EHostAppFollower: a second device on the same game follows 30 changes of the first from the live stream,
-// drawing each, and never posts anything.
+// drawing each, and never posts anything; nor does it draw each page's actions ahead until its host touches it.
 func TestE2EHostAppFollower(t *testing.T) {
 	at := startAppTest(t)
 	a := at.open()
@@ -493,6 +493,12 @@ func TestE2EHostAppFollower(t *testing.T) {
 		t.Fatalf("the follower shows %q", alert)
 	}
 	sameGame(t, f, at.server())
+	time.Sleep(time.Second) // drawing ahead, if it ran, would be done by now
+	if eval[string](f.hostBrowser, `document.getElementById('host').getAttribute('data-ahead') || ''`) != "" {
+		t.Fatal("the follower draws the page's actions ahead while nobody touches it")
+	}
+	f.do("the follower's host touches it", chromedp.KeyEvent("x"))
+	f.until("drawn ahead once touched", `document.getElementById('host').getAttribute('data-ahead') === 'done'`, 20*time.Second)
 }
 
 // TestE2EHostAppConflict: one device acts offline while another moves the game on; when the first comes back,
@@ -577,10 +583,9 @@ func summarize(ms []float64) string {
 // docs/host-app.md; nothing is asserted on time).
 func TestE2EHostAppTapTimes(t *testing.T) {
 	b := startAppTest(t).open()
-	// a host's first tap comes seconds after the page, not milliseconds: by then the engine has run a tap's path
-	// once while the page was idle (the browser compiles code as it first runs it), and has drawn the page's
-	// actions ahead; later taps come at a quick host's pace, whether their drawings are ready or not
-	b.until("the engine warmed up", `document.getElementById('host').getAttribute('data-warm') === 'yes'`, 20*time.Second)
+	// a host's first tap comes seconds after the page, not milliseconds: by then the engine has drawn the page's
+	// actions ahead while the page was idle (which also has the browser compile the engine's code, as it does when
+	// it first runs it); later taps come at a quick host's pace, whether their drawings are ready or not
 	b.until("the first page's actions drawn ahead", `document.getElementById('host').getAttribute('data-ahead') === 'done'`, 20*time.Second)
 	// a whole game: until it has a result
 	taps := 0
@@ -643,7 +648,7 @@ func TestE2EHostAppLoadTimes(t *testing.T) {
 	b.until("the service worker controls the page", `!!navigator.serviceWorker.controller`, 10*time.Second)
 	var cached [][]float64
 	for i := 0; i < 5; i++ {
-		// a host reloads a page he has looked at: its engine has warmed up and drawn its actions ahead (that work
+		// a host reloads a page he has looked at: its engine has drawn its actions ahead (that work
 		// overlapping the next load made it 0.3 s slower)
 		b.until("the page settled", `document.getElementById('host').getAttribute('data-ahead') === 'done'`, 20*time.Second)
 		b.do("reload", chromedp.Reload())
@@ -799,7 +804,6 @@ const shapeOf = `(root => {
 // vote whose hands were ticked after the page was drawn (drawn again as it now reads), and an undo.
 func TestE2EHostAppDrawsAhead(t *testing.T) {
 	b := startAppTest(t).open()
-	b.until("the engine warmed up", `document.getElementById('host').getAttribute('data-warm') === 'yes'`, 20*time.Second)
 	check := func(what string) {
 		t.Helper()
 		if !eval[bool](b.hostBrowser, `window.mafiaclubTapParts.at(-1).ahead`) {

@@ -166,6 +166,8 @@
     if (!window.EventSource || !input.live) { return; }
     live = new EventSource('/games/' + gameId + '/live');
     onVersion.forEach(function (f) { live.addEventListener('version', f); });
+    // the stream open again (the host logged in again, the server is back): what waits is sent
+    live.onopen = function () { if (app) { pump(); } };
     live.onerror = function () {
       // a refused stream (the server at its bound of streams, a session ended) is not resumed by the browser:
       // open it again a little later, at a time of its own so that many pages do not come back together
@@ -393,14 +395,21 @@
     return all.sort(function (a, b) { return a.rank - b.rank || a.i - b.i; });
   }
   // dropAhead forgets what was drawn ahead, for a page that is no longer the one shown
-  function dropAhead() { aheadGen++; ahead = {}; aheadQueue = null; toParse = []; host.removeAttribute('data-ahead'); }
+  function dropAhead() { aheadGen++; ahead = {}; aheadQueue = null; host.removeAttribute('data-ahead'); }
   function resetAhead() {
     dropAhead();
     // after the next frame (the page just drawn comes first), and after the exchange that drew it, queued first
     if (app) { requestAnimationFrame(function () { setTimeout(nextAhead, 0); }); }
   }
+  // Drawing ahead is for the device the host taps: not while the page is hidden, nor on a device that follows
+  // another's actions, until it is touched again.
+  var aheadWanted = true;
+  document.addEventListener('visibilitychange', function () { nextAhead(); });
+  ['pointerdown', 'keydown'].forEach(function (type) {
+    document.addEventListener(type, function () { if (!aheadWanted) { aheadWanted = true; nextAhead(); } }, true);
+  });
   function nextAhead() {
-    if (!app || aheadBusy || conflict) { return; }
+    if (!app || aheadBusy || conflict || document.hidden || !aheadWanted) { return; }
     if (!aheadQueue) { aheadQueue = candidates(); }
     var c;
     do { c = aheadQueue.shift(); } while (c && c.key in ahead);
@@ -411,7 +420,10 @@
       aheadBusy = false;
       if (gen === aheadGen) {
         ahead[c.key] = r.error ? null : r;
-        if (!r.error && c.rank === 0) { parseLater(r, gen); }
+        if (!r.error && c.rank === 0) {
+          parsing++;
+          idle(function () { parsing--; if (gen === aheadGen) { parse(r); } allAhead(); });
+        }
       }
       nextAhead();
     }, function () { aheadBusy = false; });
@@ -420,18 +432,7 @@
   // button (pointerdown comes a tenth of a second before the click), so that a tap only fills in the time and
   // morphs. The time's mark must stand in text only, where it is filled in.
   var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 20); };
-  var toParse = [];
-  function parseLater(r, gen) {
-    toParse.push({ r: r, gen: gen });
-    if (toParse.length === 1) { idle(parseSome); }
-  }
-  function parseSome(deadline) {
-    do {
-      var x = toParse.shift();
-      if (x && x.gen === aheadGen) { parse(x.r); }
-    } while (!x && toParse.length); // one a turn: a tap waits for the turn it comes in
-    if (toParse.length) { idle(parseSome); } else { allAhead(); }
-  }
+  var parsing = 0; // drawings waiting for their idle turn to be parsed
   function parse(r) {
     if (r.page) { return; }
     var page = document.importNode(parsed(r.html), true), found = 0, w = document.createTreeWalker(page, NodeFilter.SHOW_TEXT), n;
@@ -443,13 +444,13 @@
     var f = b && b.form;
     if (!app || !f || !document.getElementById('game').contains(f)) { return; }
     var m = (f.getAttribute('action') || '').match(/\/(act|undo)$/);
-    var r = m && ahead[m[1] === 'undo' ? 'undo' : actionKey('act', formOf(f, b))];
+    var r = m && ahead[actionKey(m[1], formOf(f, b))];
     if (r) { parse(r); }
   }, true);
   // allAhead tells the measurements that every action of the page is drawn (and the likeliest parsed) ahead: a
   // host's first tap comes seconds after the page, not at once
   function allAhead() {
-    if (aheadQueue && !aheadQueue.length && !aheadBusy && !toParse.length) { host.setAttribute('data-ahead', 'done'); }
+    if (aheadQueue && !aheadQueue.length && !aheadBusy && !parsing) { host.setAttribute('data-ahead', 'done'); }
   }
   // timed fills an action's time in for the mark in a drawing made ahead
   function timed(r, at) {
@@ -502,11 +503,8 @@
       measured(0, 0);
     }
     taking++;
-    var counted = true;
-    function took() { if (counted) { counted = false; taking--; } }
     return exclusive(function () {
       return (op.undo ? answer('undo', !!drawn) : answer('act', op.form, op.at, !!drawn)).then(function (r) {
-        took();
         var engineMs = performance.now() - t0, workerMs = lastCallMs;
         if (r.error) {
           say(r.error);
@@ -525,12 +523,9 @@
         persist().then(pump);
       });
     }).catch(function (err) {
-      took();
-      // the engine itself failed (it may be gone): say so in the page's words, the cause to the console
-      say(host.getAttribute('data-failed'));
-      if (window.console) { console.warn('mafiaclub: the engine failed', err); }
+      engineFailed(err); // the engine itself failed (it may be gone)
       resetAhead();
-    });
+    }).finally(function () { taking--; });
   }
 
   document.addEventListener('submit', function (e) {
@@ -580,7 +575,7 @@
     dropAhead(); // drawn for a game that is not the server's
     return exclusive(function () {
       return call('load', JSON.stringify(fresh)).then(function (err) {
-        if (err) { throw new Error(err); }
+        if (err) { var e = new Error(err); e.said = err; throw e; } // the game cannot be read: the engine's words
         base = fresh;
         seen = Math.max(seen, fresh.version);
         if (!keep) { ops = []; }
@@ -592,7 +587,13 @@
           return Promise.all([persist(), told]);
         });
       });
-    });
+    }).catch(function (err) { err.engine = true; throw err; }); // not the network's: pump must not say "offline"
+  }
+  // engineFailed says that the engine failed, in the page's words (the engine's own, when it gave them), the cause
+  // to the console
+  function engineFailed(err) {
+    say((err && err.said) || host.getAttribute('data-failed'));
+    if (window.console) { console.warn('mafiaclub: the engine failed', err); }
   }
   function later() {
     clearTimeout(retryTimer);
@@ -610,6 +611,7 @@
         call('t', 'host.login_again').then(function (text) { say(text); });
         return;
       }
+      if (err && err.engine) { engineFailed(err); return; }
       setOffline(true);
       later();
     });
@@ -677,6 +679,7 @@
       return fetchState().then(function (fresh) {
         setOffline(false);
         if (ops.length || taking) { seen = Math.max(seen, fresh.version); return true; } // an action was taken meanwhile
+        aheadWanted = false; // following: drawing ahead waits for this device's host to touch it
         return rebase(fresh, false).then(function () { return true; });
       });
     }
@@ -704,7 +707,7 @@
       conflict = false;
       nextAhead();
       if (!keep) { return call('t', 'host.dropped.n', n).then(function (text) { say(text, 'notice'); }); }
-    }).then(pump);
+    }).then(pump, function (err) { conflict = false; engineFailed(err); });
   }
   document.getElementById('conflict-reapply').addEventListener('click', function () { closeConflict(true); });
   document.getElementById('conflict-drop').addEventListener('click', function () { closeConflict(false); });
@@ -747,10 +750,10 @@
       host.setAttribute('data-app', 'ready');
       performance.mark('engine-ready');
       pump();
-      // the browser compiles the engine's code as it first runs: a tap's whole path is run once, on a copy of the
-      // game, while the page is idle, so that the host's first tap does not pay for it (a quarter of a second here)
+      // drawing the page's actions ahead while the page is idle also has the browser compile the engine's code,
+      // which it does as it first runs it: the host's first tap does not pay for that (a quarter of a second here)
       (window.requestIdleCallback || setTimeout)(function () {
-        exclusive(function () { return call('warm'); }).then(function () { host.setAttribute('data-warm', 'yes'); }, function () {}).then(resetAhead);
+        resetAhead();
       });
     });
   }
