@@ -278,8 +278,8 @@ func (s *Games) Act(ctx context.Context, u *User, id, version int64, events []re
 	return s.ActOn(ctx, u, st, version, events)
 }
 
-// MaxEventText bounds an event's reason and note: they stay in the record and every chronology for good.
-const MaxEventText = 500
+// MaxEventText bounds an event's reason and note (record.MaxEventText).
+const MaxEventText = record.MaxEventText
 
 // ActOn is Act on a state the caller has just loaded (with Load), so that one action loads the game once. The
 // state may be stale: the append still checks the version, so nothing is overwritten. The new state is built in

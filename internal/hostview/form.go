@@ -22,11 +22,9 @@ func (e *FormError) Error() string { return fmt.Sprintf(e.Format, e.Args...) }
 
 func formErr(format string, args ...any) error { return &FormError{Format: format, Args: args} }
 
-// MaxEventText bounds an event's reason and note, in characters: the club's bound (club.MaxEventText, which the
-// server checks again; a test keeps the two equal), checked here too so that the browser's engine does not draw
-// and keep an action the server will refuse. It is not imported: the club's package would weigh 350 KB in the
-// browser's engine for one number.
-const MaxEventText = 500
+// MaxEventText bounds an event's reason and note, in characters (record.MaxEventText, the club's bound too): checked
+// when the form is read, so that the browser's engine does not draw and keep an action the server will refuse.
+const MaxEventText = record.MaxEventText
 
 // EventsFromForm turns the host's action form into record events. It only reads the form; whether the rules allow
 // the events is the engine's answer. "shoot_all" (all at seat N in one tap) is one shot by each black player who

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"mafiaclub/internal/club"
 	"mafiaclub/internal/i18n"
 	"mafiaclub/mafia"
 	"mafiaclub/mafia/record"
@@ -264,12 +263,8 @@ func isFormError(err error) bool {
 }
 
 // TestEventsFromFormLimits: a reason or note longer than the club's bound (in characters, not bytes) is refused
-// when the form is read, before the browser's engine draws and keeps what the server would refuse; the bound is
-// the club's.
+// when the form is read, before the browser's engine draws and keeps what the server would refuse.
 func TestEventsFromFormLimits(t *testing.T) {
-	if MaxEventText != club.MaxEventText {
-		t.Fatalf("hostview's bound %d, the club's %d", MaxEventText, club.MaxEventText)
-	}
 	cat := catalog(t)
 	day := game(t, "fiim-2025-club", tenRoles, mafia.Day(), mafia.Speech(1)).Play
 	long := strings.Repeat("ї", MaxEventText) // 1,000 bytes, 500 characters: allowed

@@ -38,6 +38,11 @@ type Seat struct {
 	Player string // a club profile id; empty for a guest
 }
 
+// MaxEventText bounds an event's reason and note, in characters: they stay in the record and every chronology for
+// good. The club checks it when an action is recorded, and the host page's form reader (also in the browser's
+// engine) when it reads the form.
+const MaxEventText = 500
+
 // Event is one recorded event: the engine's event plus what only the chronology reads.
 type Event struct {
 	mafia.Event
