@@ -146,14 +146,7 @@ func TestE2EHandout(t *testing.T) {
 // and its host page on a 360x780 touch phone, in each language: none is wider than the screen (nothing cut off, no
 // sideways scrolling), and the host page shows no keyboard hints.
 func TestE2ENoOverflow360(t *testing.T) {
-	needBrowser(t)
-	site := startSite(t, time.UTC, nil)
-	defer site.checkLog(t)
-	bctx, bcancel := startBrowser(t, chromedp.WindowSize(360, 780))
-	defer bcancel()
-	b := &hostBrowser{t: t, ctx: bctx, base: site.URL}
-	b.watch()
-	defer b.report()
+	site, b := plainBrowser(t, chromedp.WindowSize(360, 780))
 
 	ctx := context.Background()
 	host := b.user(site, club.DemoHostLogin)
@@ -224,7 +217,7 @@ func TestE2ENoOverflow360(t *testing.T) {
 	// a phone: 360 px, touch. Its keyboard's hints are for a keyboard, which it has not. (Headless Chromium
 	// cannot be given a mouse's media features, so the laptop's side of the rule is not tested here.)
 	keys := `getComputedStyle(document.querySelector('.plan .keys')).display`
-	if _, err := chromedp.Run(bctx, chromedp.EmulateViewport(360, 780, chromedp.EmulateMobile, chromedp.EmulateTouch)); err != nil {
+	if _, err := chromedp.Run(b.ctx, chromedp.EmulateViewport(360, 780, chromedp.EmulateMobile, chromedp.EmulateTouch)); err != nil {
 		t.Fatal(err)
 	}
 	b.do("a phone", chromedp.Navigate(fmt.Sprintf("%s/games/%d", b.base, live)), chromedp.WaitReady("#game"))
@@ -264,12 +257,12 @@ func (b *hostBrowser) chooseTable(rules string, n int) {
 
 // plainBrowser starts the site (without the engine in the browser: the pages work by plain form posts) and a
 // browser with one tab watched for errors, stopped after 90 s at most; the checks run when the test ends.
-func plainBrowser(t *testing.T) (*e2eSite, *hostBrowser) {
+func plainBrowser(t *testing.T, extra ...chromedp.ExecAllocatorOption) (*e2eSite, *hostBrowser) {
 	t.Helper()
 	needBrowser(t)
 	site := startSite(t, time.UTC, nil)
 	t.Cleanup(func() { site.checkLog(t) })
-	bctx, bcancel := startBrowser(t)
+	bctx, bcancel := startBrowser(t, extra...)
 	t.Cleanup(bcancel)
 	deadline := time.AfterFunc(90*time.Second, bcancel)
 	t.Cleanup(func() { deadline.Stop() })

@@ -37,25 +37,10 @@ const chromiumPath = "/usr/bin/chromium"
 // tie speeches and the re-vote, shots, checks, the best move, an undo, a point correction) until the engine
 // declares the winner, save the game as rated, then replay the downloaded record and compare it with the page.
 func TestE2EHostGame(t *testing.T) {
-	needBrowser(t)
 	began := time.Now()
-
-	// The site, in process, on a temporary SQLite database with the demo club; it stops after the browser.
-	site := startSite(t, time.UTC, nil)
-	defer site.checkLog(t)
-
-	// The browser.
-	bctx, bcancel := startBrowser(t)
-	defer bcancel()
-	t.Logf("browser started in %v", time.Since(began).Round(time.Millisecond))
-
-	b := &hostBrowser{t: t, ctx: bctx, base: site.URL}
-	b.watch()
-	defer b.report()
-
-	// The whole game must fit in a minute even on a slow machine.
-	deadline := time.AfterFunc(90*time.Second, func() { bcancel() })
-	defer deadline.Stop()
+	// The site, in process, on a temporary SQLite database with the demo club, and the browser; the whole game must
+	// fit in a minute even on a slow machine (the browser is stopped after 90 s).
+	_, b := plainBrowser(t)
 
 	// 1. Log in through the form: the new-game page sends an anonymous visitor to the login page and back.
 	lang, cat := b.hostAtNewGame()
