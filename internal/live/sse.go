@@ -178,6 +178,10 @@ func (s Stream) Serve(w http.ResponseWriter, r *http.Request, t *Topic, lastID s
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
+	if r.Method == http.MethodHead { // a GET route answers HEAD too: the head, and no stream after it
+		w.WriteHeader(http.StatusOK)
+		return
+	}
 	c := t.join(lastID)
 	defer t.leave(c)
 	w.WriteHeader(http.StatusOK)

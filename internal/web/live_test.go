@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -594,4 +597,39 @@ func TestLivePagesTranslatedAndTournamentNotBroadcast(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestLiveStreamHead: a HEAD request to a stream's address (a GET route answers HEAD too) is answered with the
+// stream's head and nothing after it, so that a proxy that sends its next request on the same connection reads
+// that request's answer, not a stream's chunks; and it holds no place among the streams once answered.
+func TestLiveStreamHead(t *testing.T) {
+	h, _ := newLiveHarness(t)
+	h.site.MaxStreams = 1
+	id := h.newGame(h.login("host", "demo-host"), "fiim-2025-club", tenRoles, nil)
+	conn, err := net.Dial("tcp", h.srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	rd := bufio.NewReader(conn)
+	for _, path := range []string{"/live/events", fmt.Sprintf("/live/%d/events?kind=page&lang=en", id)} {
+		fmt.Fprintf(conn, "HEAD %s HTTP/1.1\r\nHost: x\r\n\r\n", path) // one connection, kept alive, as a proxy's
+		resp, err := http.ReadResponse(rd, &http.Request{Method: http.MethodHead})
+		if err != nil {
+			t.Fatalf("HEAD %s: %v", path, err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+			t.Fatalf("HEAD %s: %d %s", path, resp.StatusCode, resp.Header.Get("Content-Type"))
+		}
+		_ = conn.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+		if b, err := rd.Peek(1); err == nil || !errors.Is(err, os.ErrDeadlineExceeded) {
+			more, _ := rd.Peek(rd.Buffered())
+			t.Fatalf("HEAD %s: the head was followed by %q (%v)", path, append(b, more...), err)
+		}
+		_ = conn.SetReadDeadline(time.Time{})
+	}
+	// the only place among the streams is free: the HEAD requests held it no longer than their answers
+	c := openSSE(t, h.srv.URL, "/live/events")
+	c.next("a stream after the HEAD requests")
 }
