@@ -233,12 +233,17 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	case <-ctx.Done():
 	}
 	// SIGTERM or ^C: no new connections; requests in flight finish (their actions are committed), live streams
-	// close, then the database closes (deferred above).
+	// close, then the database closes (deferred above). Shutdown does not wait for the streams (written straight to
+	// their connections, which it no longer tracks): WaitStreams does, and for their feeds, which read the database.
 	log.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
 		log.Error("shutdown", "err", err)
+		return 1
+	}
+	if err := site.WaitStreams(sctx); err != nil {
+		log.Error("shutdown: live streams still open", "err", err)
 		return 1
 	}
 	log.Info("stopped")

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -632,4 +633,50 @@ func TestLiveStreamHead(t *testing.T) {
 	// the only place among the streams is free: the HEAD requests held it no longer than their answers
 	c := openSSE(t, h.srv.URL, "/live/events")
 	c.next("a stream after the HEAD requests")
+}
+
+// TestLiveShutdownWaitsForStreams: http.Server.Shutdown does not wait for a stream written straight to its
+// connection, so a server that stops waits with WaitStreams before it closes the database: WaitStreams does not
+// return while a stream is open, and when it returns after the shutdown the stream has ended, its chunked body
+// finished with the last chunk.
+func TestLiveShutdownWaitsForStreams(t *testing.T) {
+	h, _ := newLiveHarness(t)
+	id := h.newGame(h.login("host", "demo-host"), "fiim-2025-club", tenRoles, nil)
+	conn, err := net.Dial("tcp", h.srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET /live/%d/events?kind=page&lang=en HTTP/1.1\r\nHost: x\r\n\r\n", id)
+	resp, err := http.ReadResponse(bufio.NewReader(conn), &http.Request{Method: http.MethodGet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := bufio.NewReader(resp.Body)
+	for line := ""; !strings.HasPrefix(line, "event: view"); {
+		if line, err = body.ReadString('\n'); err != nil {
+			t.Fatalf("the stream's first frame: %v", err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	waited := make(chan error, 1)
+	go func() { waited <- h.site.WaitStreams(ctx) }()
+	select {
+	case err := <-waited:
+		t.Fatalf("WaitStreams returned while a stream was open (%v)", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	h.srv.Config.RegisterOnShutdown(h.site.CloseStreams) // as the program does
+	if err := h.srv.Config.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-waited; err != nil {
+		t.Fatalf("WaitStreams after the shutdown: %v", err)
+	}
+	// the stream's last bytes were written before WaitStreams returned: they are there to read, to the end
+	_ = conn.SetReadDeadline(time.Now().Add(time.Second))
+	if rest, err := io.ReadAll(body); err != nil {
+		t.Fatalf("the stream did not end with its last chunk: %v (after %q)", err, rest)
+	}
 }

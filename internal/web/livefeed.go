@@ -60,6 +60,7 @@ func (fs *feeds) join(ctx context.Context, key feedKey, k liveKind) (*feed, *liv
 			return nil, nil, err
 		}
 		fs.m[key] = f
+		fs.s.running.Add(1) // the caller's stream is counted already: never an Add from zero during a wait
 		go fs.run(f)
 	}
 	f.clients++
@@ -88,6 +89,7 @@ func (fs *feeds) leave(f *feed) {
 }
 
 func (fs *feeds) run(f *feed) {
+	defer fs.s.running.Done()
 	defer f.unsub()
 	for {
 		select {

@@ -69,6 +69,9 @@ type Server struct {
 	openStreams          atomic.Int64
 	streamsMu            sync.Mutex
 	streamsPer           map[string]int // open streams per client address
+	// running counts the streams still running and their feeds' goroutines, for WaitStreams: a stream written to
+	// its connection is hijacked, and http.Server.Shutdown no longer waits for it.
+	running sync.WaitGroup
 
 	pages   map[string]*template.Template
 	engine  atomic.Pointer[wasmengine.Module]
@@ -116,6 +119,7 @@ func (s *Server) streamSlot(r *http.Request) (release func(), err error) {
 	}
 	s.streamsPer[addr]++
 	s.openStreams.Add(1)
+	s.running.Add(1)
 	s.streamsMu.Unlock()
 	s.metrics.streams.Inc()
 	return func() {
@@ -126,7 +130,26 @@ func (s *Server) streamSlot(r *http.Request) (release func(), err error) {
 		}
 		s.openStreams.Add(-1)
 		s.streamsMu.Unlock()
+		s.running.Done()
 	}, nil
+}
+
+// WaitStreams waits until every live stream has ended (CloseStreams ends them), its last bytes written, and every
+// feed behind them has stopped; or until ctx is done, with its error. A server that shuts down calls it after
+// http.Server.Shutdown, which does not wait for the streams written straight to their connections, and before it
+// closes the database the feeds read.
+func (s *Server) WaitStreams(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		s.running.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // New builds the site over the club's services and parses every template, so that a broken template fails at
