@@ -80,8 +80,8 @@ type Server struct {
 	metrics *metrics
 	feeds   *feeds
 	streams chan struct{} // closed when the server shuts down: live streams end
-	// started names this run of the program in the ETags of pages built from the ratings: a new program may draw
-	// them differently.
+	// started names this run of the program in the ETags of pages built from the ratings and in the ids of the live
+	// streams' frames (feeds.frameID): a new program may draw them differently.
 	started string
 }
 
