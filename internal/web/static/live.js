@@ -39,14 +39,18 @@
       show(ev.data);
     });
     es.addEventListener('delta', function (ev) {
-      var d = JSON.parse(ev.data), out = [], at = 0;
-      if (!lines || d.base !== held) { es.close(); lines = null; open(); return; } // out of step: the whole view again
-      for (var i = 0; i < d.ops.length; i++) {
+      var d = JSON.parse(ev.data), out = [], at = 0, fits = !!lines && d.base === held;
+      for (var i = 0; fits && i < d.ops.length; i++) {
         var op = d.ops[i];
-        if (op[0] === 'k') { out = out.concat(lines.slice(at, at + op[1])); at += op[1]; }
-        else if (op[0] === 'd') { at += op[1]; }
-        else { out = out.concat(op[1]); }
+        if ((op[0] === 'k' || op[0] === 'd') && at + op[1] <= lines.length) {
+          if (op[0] === 'k') { out = out.concat(lines.slice(at, at + op[1])); }
+          at += op[1];
+        } else if (op[0] === 'i') { out = out.concat(op[1]); }
+        else { fits = false; }
       }
+      // out of step: another view held, or lines the delta does not fit exactly (as live.ApplyDelta checks), which
+      // another drawing of the same view would be. A new stream, opened without the last id, sends the view whole.
+      if (!fits || at !== lines.length) { es.close(); lines = null; open(); return; }
       lines = out; held = ev.lastEventId;
       show(lines.join('\n'));
       view.setAttribute('data-deltas', String(+(view.getAttribute('data-deltas') || 0) + 1));
