@@ -164,12 +164,9 @@ type Stream struct {
 	Done <-chan struct{}
 }
 
-// Serve streams t to the client until it goes, is dropped or the server stops. The client's last id is the
-// Last-Event-ID header (a browser's reconnection) or else lastID (the id of the frame the page was drawn from).
-func (s Stream) Serve(w http.ResponseWriter, r *http.Request, t *Topic, lastID string) {
-	if id := r.Header.Get("Last-Event-ID"); id != "" {
-		lastID = id
-	}
+// Serve streams t to the client until it goes, is dropped or the server stops. A client that comes back with the
+// current frame's id in Last-Event-ID (a browser's reconnection) is not sent it again.
+func (s Stream) Serve(w http.ResponseWriter, r *http.Request, t *Topic) {
 	rc := http.NewResponseController(w)
 	// a stream outlives the server's read timeout, whose expiry would cancel the request; each write is bounded
 	// below instead
@@ -182,7 +179,7 @@ func (s Stream) Serve(w http.ResponseWriter, r *http.Request, t *Topic, lastID s
 		w.WriteHeader(http.StatusOK)
 		return
 	}
-	c := t.join(lastID)
+	c := t.join(r.Header.Get("Last-Event-ID"))
 	defer t.leave(c)
 	w.WriteHeader(http.StatusOK)
 	if _, err := w.Write([]byte("retry: 2000\n\n")); err != nil || rc.Flush() != nil {

@@ -24,7 +24,7 @@
   if (!url || !window.EventSource) { return; }
   // The stream sends the whole view ("view") when a client joins or comes back out of step, and then only the
   // lines that changed ("delta", applied to the view held: its base). The page drawn by the server is not held as
-  // lines, so the stream is opened without its frame id: its first frame is the whole view.
+  // lines, so its stream's address names no view: its first frame is the whole view.
   var lines = null, held = '', es = null;
   function show(text) {
     view.innerHTML = text;
@@ -32,7 +32,7 @@
     tick();
   }
   function open() {
-    es = new EventSource(url.replace(/([?&])last=[^&]*&?/, '$1').replace(/[?&]$/, ''));
+    es = new EventSource(url);
     window.mafiaclubLive = es;
     es.addEventListener('view', function (ev) {
       lines = ev.data.split('\n'); held = ev.lastEventId;
