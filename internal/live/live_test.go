@@ -89,8 +89,8 @@ func TestResumeSendsCurrentOnce(t *testing.T) {
 	}
 }
 
-// TestSlowClientCut: over real sockets, a client that stops reading is cut once a write has waited WriteTimeout,
-// while a client that reads gets every frame without waiting for it.
+// TestSlowClientCut: over real sockets, a client that stops reading is cut once a write has waited (WriteTimeout/2
+// to WriteTimeout), while a client that reads gets every frame without waiting for it.
 func TestSlowClientCut(t *testing.T) {
 	left := make(chan int, 4)
 	topic := NewTopic(func(n int) { left <- n })

@@ -158,7 +158,8 @@ func (t *Topic) leave(c *Client) {
 type Stream struct {
 	// Heartbeat is the time between comments sent to keep proxies from closing an idle stream.
 	Heartbeat time.Duration
-	// WriteTimeout bounds one write: a client that does not read is cut.
+	// WriteTimeout bounds one write: a client that does not read is cut when a write has waited WriteTimeout/2 to
+	// WriteTimeout (see deadline).
 	WriteTimeout time.Duration
 	// Done, when closed, ends every stream (the server is shutting down).
 	Done <-chan struct{}
@@ -252,8 +253,8 @@ type sink interface {
 }
 
 // deadline moves a write's deadline only when less than half of timeout is left of it: a timer's change per
-// write, times 5,000 clients per frame, was a measurable part of a fan-out. A client that does not read is still
-// cut within timeout of its last successful write.
+// write, times 5,000 clients per frame, was a measurable part of a fan-out. So a write starts with timeout/2 to
+// timeout left, and a client that does not read is cut when a write has waited that long.
 type deadline struct {
 	at      time.Time
 	timeout time.Duration
