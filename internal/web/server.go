@@ -66,9 +66,9 @@ type Server struct {
 	// MaxStreamsPerAddress bounds the streams one client address may hold (ClientAddr), so that one source cannot
 	// take every place. 0: DefaultMaxStreamsPerAddress.
 	MaxStreamsPerAddress int
-	openStreams          atomic.Int64
 	streamsMu            sync.Mutex
-	streamsPer           map[string]int // open streams per client address
+	openStreams          int            // under streamsMu (the metrics count the streams on their own gauge)
+	streamsPer           map[string]int // open streams per client address, under streamsMu
 	// running counts the streams still running and their feeds' goroutines, for WaitStreams: a stream written to
 	// its connection is hijacked, and http.Server.Shutdown no longer waits for it.
 	running sync.WaitGroup
@@ -113,12 +113,12 @@ func (s *Server) streamSlot(r *http.Request) (release func(), err error) {
 	if s.streamsPer == nil {
 		s.streamsPer = map[string]int{}
 	}
-	if s.streamsPer[addr] >= perLimit || s.openStreams.Load() >= int64(limit) {
+	if s.streamsPer[addr] >= perLimit || s.openStreams >= limit {
 		s.streamsMu.Unlock()
 		return nil, errStreams
 	}
 	s.streamsPer[addr]++
-	s.openStreams.Add(1)
+	s.openStreams++
 	s.running.Add(1)
 	s.streamsMu.Unlock()
 	s.metrics.streams.Inc()
@@ -128,7 +128,7 @@ func (s *Server) streamSlot(r *http.Request) (release func(), err error) {
 		if s.streamsPer[addr]--; s.streamsPer[addr] == 0 {
 			delete(s.streamsPer, addr) // the map holds only addresses with streams open
 		}
-		s.openStreams.Add(-1)
+		s.openStreams--
 		s.streamsMu.Unlock()
 		s.running.Done()
 	}, nil
