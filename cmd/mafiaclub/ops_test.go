@@ -329,20 +329,40 @@ func runQuick(bin string, args ...string) (string, error) {
 	return string(out), err
 }
 
-// TestServeRefusesBadLimits: a bound on live streams that is not a positive number, a trusted proxy that is no
-// address, or an engine setting that is neither auto nor off, stops the server at start with the flag named,
-// rather than leaving a limit unset or a setting read otherwise than meant.
+// TestServeRefusesBadLimits: a bound on live streams that is not a positive number (from its flag or its
+// variable), a trusted proxy that is no address, or an engine setting that is neither auto nor off, stops the
+// server at start with the flag and the bad value named, rather than leaving a limit unset or a setting read
+// otherwise than meant.
 func TestServeRefusesBadLimits(t *testing.T) {
-	for _, args := range [][]string{{"-max-streams", "0"}, {"-max-streams", "-5"}, {"-max-streams-per-address", "0"}, {"-engine", "false"}, {"-trusted-proxies", "10.0.0.0/8,proxy.example.org"}} {
+	for _, c := range []struct{ flag, value, named string }{
+		{"-max-streams", "0", `"0"`}, {"-max-streams", "-5", `"-5"`}, {"-max-streams-per-address", "0", `"0"`},
+		{"-engine", "false", `"false"`}, {"-trusted-proxies", "10.0.0.0/8,proxy.example.org", `"proxy.example.org"`},
+	} {
 		var out, errOut strings.Builder
-		code := serve(append([]string{"-data", t.TempDir(), "-engine", "off"}, args...), &out, &errOut) // the case's flag last: it wins
-		if code != 2 || !strings.Contains(errOut.String(), args[0]) {
-			t.Errorf("%v: exit %d, %q; want 2 and the flag named", args, code, errOut.String())
+		code := serve([]string{"-data", t.TempDir(), "-engine", "off", c.flag, c.value}, &out, &errOut) // the case's flag last: it wins
+		if code != 2 || !strings.Contains(errOut.String(), c.flag) || !strings.Contains(errOut.String(), c.named) {
+			t.Errorf("%s %s: exit %d, %q; want 2 and the flag and %s named", c.flag, c.value, code, errOut.String(), c.named)
 		}
 	}
+	for _, name := range []string{"MAFIACLUB_MAX_STREAMS", "MAFIACLUB_MAX_STREAMS_PER_ADDRESS"} {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv(name, "many")
+			var out, errOut strings.Builder
+			if code := serve([]string{"-data", t.TempDir(), "-engine", "off"}, &out, &errOut); code != 2 ||
+				!strings.Contains(errOut.String(), name+")") || !strings.Contains(errOut.String(), `"many"`) {
+				t.Errorf("%s=many: exit %d, %q; want 2 and the variable and its value named", name, code, errOut.String())
+			}
+		})
+	}
+}
+
+// TestServeBadLimitOverridden: a bound's variable that is no number does not stop a server whose flag gives the
+// bound; the flag's bad value, not the variable's, is the one named.
+func TestServeBadLimitOverridden(t *testing.T) {
 	t.Setenv("MAFIACLUB_MAX_STREAMS", "many")
 	var out, errOut strings.Builder
-	if code := serve([]string{"-data", t.TempDir(), "-engine", "off"}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "MAFIACLUB_MAX_STREAMS") {
-		t.Errorf("MAFIACLUB_MAX_STREAMS=many: exit %d, %q; want 2 and the variable named", code, errOut.String())
+	if code := serve([]string{"-data", t.TempDir(), "-engine", "off", "-max-streams", "0"}, &out, &errOut); code != 2 ||
+		!strings.Contains(errOut.String(), `not "0"`) {
+		t.Errorf("MAFIACLUB_MAX_STREAMS=many -max-streams 0: exit %d, %q; want 2 and the flag's 0 named", code, errOut.String())
 	}
 }

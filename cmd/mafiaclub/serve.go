@@ -40,7 +40,37 @@ type config struct {
 	demo                              bool
 	engine                            string
 	maxStreams, maxStreamsPerAddress  int
+	badEnv                            map[string]string // a bound's flag -> its variable's text, when no number
 	trustedProxies                    string
+}
+
+// envInt reads a number from the environment into c: def when unset; when not a number, -1 (refused when the
+// server starts, unless the flag is given) and its text kept to be named.
+func (c *config) envInt(flag, name string, def int) int {
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		if c.badEnv == nil {
+			c.badEnv = map[string]string{}
+		}
+		c.badEnv[flag] = v
+		return -1
+	}
+	return n
+}
+
+// given is the text of a bound as it was given, to name it when it is refused: the flag's value, or the
+// environment variable's text when the flag was not given.
+func (c *config) given(fs *flag.FlagSet, name string, n int) string {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	if v, ok := c.badEnv[name]; ok && !set {
+		return v
+	}
+	return strconv.Itoa(n)
 }
 
 func serveFlags(fs *flag.FlagSet) *config {
@@ -51,16 +81,8 @@ func serveFlags(fs *flag.FlagSet) *config {
 	fs.StringVar(&c.tz, "tz", env("MAFIACLUB_TZ", "America/Edmonton"), "the club's time zone (MAFIACLUB_TZ)")
 	fs.StringVar(&c.cookies, "cookie-secure", env("MAFIACLUB_COOKIE_SECURE", "auto"), "mark the session cookie Secure: auto (over TLS and on localhost), always, never")
 	fs.StringVar(&c.engine, "engine", env("MAFIACLUB_ENGINE", "auto"), "the host page's engine in the browser: auto (the one this binary carries, or else built from the checkout with the Go toolchain at start-up) or off (MAFIACLUB_ENGINE)")
-	maxStreams, err := strconv.Atoi(env("MAFIACLUB_MAX_STREAMS", strconv.Itoa(web.DefaultMaxStreams)))
-	if err != nil {
-		maxStreams = -1 // refused when the server starts
-	}
-	fs.IntVar(&c.maxStreams, "max-streams", maxStreams, "the live streams (spectators' and hosts' devices') open at once; one more is refused with 503, about 6 KiB of memory each (MAFIACLUB_MAX_STREAMS)")
-	perAddress, err := strconv.Atoi(env("MAFIACLUB_MAX_STREAMS_PER_ADDRESS", strconv.Itoa(web.DefaultMaxStreamsPerAddress)))
-	if err != nil {
-		perAddress = -1 // refused when the server starts
-	}
-	fs.IntVar(&c.maxStreamsPerAddress, "max-streams-per-address", perAddress, "the live streams one client address may hold open (behind a trusted proxy, the client's own address) (MAFIACLUB_MAX_STREAMS_PER_ADDRESS)")
+	fs.IntVar(&c.maxStreams, "max-streams", c.envInt("max-streams", "MAFIACLUB_MAX_STREAMS", web.DefaultMaxStreams), "the live streams (spectators' and hosts' devices') open at once; one more is refused with 503, about 6 KiB of memory each (MAFIACLUB_MAX_STREAMS)")
+	fs.IntVar(&c.maxStreamsPerAddress, "max-streams-per-address", c.envInt("max-streams-per-address", "MAFIACLUB_MAX_STREAMS_PER_ADDRESS", web.DefaultMaxStreamsPerAddress), "the live streams one client address may hold open (behind a trusted proxy, the client's own address) (MAFIACLUB_MAX_STREAMS_PER_ADDRESS)")
 	fs.StringVar(&c.trustedProxies, "trusted-proxies", env("MAFIACLUB_TRUSTED_PROXIES", "127.0.0.1,::1"), "the club's reverse proxies and load balancers, addresses or prefixes, comma-separated: a request from one of them is counted by the login and sign-up throttles and the streams' bound per address as coming from the address it names in X-Forwarded-For; empty: none (MAFIACLUB_TRUSTED_PROXIES)")
 	fs.BoolVar(&c.demo, "demo", false, "create the demo club (admin, host, twenty players) if it is not there")
 	fs.StringVar(&c.logFormat, "log-format", env("MAFIACLUB_LOG_FORMAT", "text"), "the log's format: text or json (MAFIACLUB_LOG_FORMAT)")
@@ -121,11 +143,12 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if c.maxStreams <= 0 {
-		fmt.Fprintln(stderr, "mafiaclub: -max-streams (MAFIACLUB_MAX_STREAMS) is a positive number of streams")
+		fmt.Fprintf(stderr, "mafiaclub: -max-streams (MAFIACLUB_MAX_STREAMS) is a positive number of streams, not %q\n", c.given(fs, "max-streams", c.maxStreams))
 		return 2
 	}
 	if c.maxStreamsPerAddress <= 0 {
-		fmt.Fprintln(stderr, "mafiaclub: -max-streams-per-address (MAFIACLUB_MAX_STREAMS_PER_ADDRESS) is a positive number of streams")
+		fmt.Fprintf(stderr, "mafiaclub: -max-streams-per-address (MAFIACLUB_MAX_STREAMS_PER_ADDRESS) is a positive number of streams, not %q\n",
+			c.given(fs, "max-streams-per-address", c.maxStreamsPerAddress))
 		return 2
 	}
 	zone, err := time.LoadLocation(c.tz)
@@ -233,12 +256,17 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	case <-ctx.Done():
 	}
 	// SIGTERM or ^C: no new connections; requests in flight finish (their actions are committed), live streams
-	// close, then the database closes (deferred above).
+	// close, then the database closes (deferred above). Shutdown does not wait for the streams (written straight to
+	// their connections, which it no longer tracks): WaitStreams does, and for their feeds, which read the database.
 	log.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
 		log.Error("shutdown", "err", err)
+		return 1
+	}
+	if err := site.WaitStreams(sctx); err != nil {
+		log.Error("shutdown: live streams still open", "err", err)
 		return 1
 	}
 	log.Info("stopped")

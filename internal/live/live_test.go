@@ -89,8 +89,8 @@ func TestResumeSendsCurrentOnce(t *testing.T) {
 	}
 }
 
-// TestSlowClientCut: over real sockets, a client that stops reading is cut once a write has waited WriteTimeout,
-// while a client that reads gets every frame without waiting for it.
+// TestSlowClientCut: over real sockets, a client that stops reading is cut once a write has waited (WriteTimeout/2
+// to WriteTimeout), while a client that reads gets every frame without waiting for it.
 func TestSlowClientCut(t *testing.T) {
 	left := make(chan int, 4)
 	topic := NewTopic(func(n int) { left <- n })
@@ -98,7 +98,7 @@ func TestSlowClientCut(t *testing.T) {
 	done := make(chan struct{})
 	defer close(done)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		Stream{Heartbeat: time.Hour, WriteTimeout: 300 * time.Millisecond, Done: done}.Serve(w, r, topic, "")
+		Stream{Heartbeat: time.Hour, WriteTimeout: 300 * time.Millisecond, Done: done}.Serve(w, r, topic)
 	}))
 	defer srv.Close()
 	slow, err := net.Dial("tcp", srv.Listener.Addr().String())
@@ -162,7 +162,7 @@ func TestStreamWire(t *testing.T) {
 				if through == "response" {
 					w = noHijack{w}
 				}
-				Stream{Heartbeat: 20 * time.Millisecond, WriteTimeout: time.Second, Done: done}.Serve(w, r, topic, "")
+				Stream{Heartbeat: 20 * time.Millisecond, WriteTimeout: time.Second, Done: done}.Serve(w, r, topic)
 			}))
 			defer srv.Close()
 			defer close(done)
@@ -202,7 +202,7 @@ func TestStreamEnds(t *testing.T) {
 	topic.Publish(NewFrame("k1", "view", []byte("x")))
 	done := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		Stream{Heartbeat: time.Hour, WriteTimeout: time.Second, Done: done}.Serve(w, r, topic, "")
+		Stream{Heartbeat: time.Hour, WriteTimeout: time.Second, Done: done}.Serve(w, r, topic)
 	}))
 	defer srv.Close()
 
@@ -248,7 +248,7 @@ func TestStreamHTTP10(t *testing.T) {
 	topic.Publish(NewFrame("k1", "view", []byte("x")))
 	done := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		Stream{Heartbeat: time.Hour, WriteTimeout: time.Second, Done: done}.Serve(w, r, topic, "")
+		Stream{Heartbeat: time.Hour, WriteTimeout: time.Second, Done: done}.Serve(w, r, topic)
 	}))
 	defer srv.Close()
 	defer close(done)

@@ -158,18 +158,16 @@ func (t *Topic) leave(c *Client) {
 type Stream struct {
 	// Heartbeat is the time between comments sent to keep proxies from closing an idle stream.
 	Heartbeat time.Duration
-	// WriteTimeout bounds one write: a client that does not read is cut.
+	// WriteTimeout bounds one write: a client that does not read is cut when a write has waited WriteTimeout/2 to
+	// WriteTimeout (see deadline).
 	WriteTimeout time.Duration
 	// Done, when closed, ends every stream (the server is shutting down).
 	Done <-chan struct{}
 }
 
-// Serve streams t to the client until it goes, is dropped or the server stops. The client's last id is the
-// Last-Event-ID header (a browser's reconnection) or else lastID (the id of the frame the page was drawn from).
-func (s Stream) Serve(w http.ResponseWriter, r *http.Request, t *Topic, lastID string) {
-	if id := r.Header.Get("Last-Event-ID"); id != "" {
-		lastID = id
-	}
+// Serve streams t to the client until it goes, is dropped or the server stops. A client that comes back with the
+// current frame's id in Last-Event-ID (a browser's reconnection) is not sent it again.
+func (s Stream) Serve(w http.ResponseWriter, r *http.Request, t *Topic) {
 	rc := http.NewResponseController(w)
 	// a stream outlives the server's read timeout, whose expiry would cancel the request; each write is bounded
 	// below instead
@@ -178,7 +176,11 @@ func (s Stream) Serve(w http.ResponseWriter, r *http.Request, t *Topic, lastID s
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
-	c := t.join(lastID)
+	if r.Method == http.MethodHead { // a GET route answers HEAD too: the head, and no stream after it
+		w.WriteHeader(http.StatusOK)
+		return
+	}
+	c := t.join(r.Header.Get("Last-Event-ID"))
 	defer t.leave(c)
 	w.WriteHeader(http.StatusOK)
 	if _, err := w.Write([]byte("retry: 2000\n\n")); err != nil || rc.Flush() != nil {
@@ -251,8 +253,8 @@ type sink interface {
 }
 
 // deadline moves a write's deadline only when less than half of timeout is left of it: a timer's change per
-// write, times 5,000 clients per frame, was a measurable part of a fan-out. A client that does not read is still
-// cut within timeout of its last successful write.
+// write, times 5,000 clients per frame, was a measurable part of a fan-out. So a write starts with timeout/2 to
+// timeout left, and a client that does not read is cut when a write has waited that long.
 type deadline struct {
 	at      time.Time
 	timeout time.Duration

@@ -130,9 +130,10 @@ type liveKind struct {
 
 func (k liveKind) String() string { return k.Kind + "|" + k.Lang + "|" + k.Layout }
 
-// eventsURL is the address of the stream of a page drawn from the view whose key is last.
-func eventsURL(path string, mode spectator.Mode, k liveKind, last string) string {
-	q := url.Values{"kind": {k.Kind}, "lang": {k.Lang}, "last": {last}}
+// eventsURL is the address of a page's stream. It names no view: the page drawn is not held as lines a delta could
+// apply to (static/live.js), so the stream starts with the whole view.
+func eventsURL(path string, mode spectator.Mode, k liveKind) string {
+	q := url.Values{"kind": {k.Kind}, "lang": {k.Lang}}
 	if k.Layout != "" {
 		q.Set("layout", k.Layout)
 	}
@@ -178,7 +179,7 @@ func (s *Server) liveGamePage(w http.ResponseWriter, r *http.Request, kind strin
 	}
 	p.Title = p.T("live.game_title", id)
 	v := livePage{Page: p, ID: id, View: s.liveGameView(p, lg, k), Broadcast: b,
-		Events: eventsURL(fmt.Sprintf("/live/%d/events", id), mode, k, lg.Key), Public: fmt.Sprintf("/live/%d", id)}
+		Events: eventsURL(fmt.Sprintf("/live/%d/events", id), mode, k), Public: fmt.Sprintf("/live/%d", id)}
 	suffix := ""
 	if mode == spectator.Broadcast {
 		v.Mode, suffix = "broadcast", "?mode=broadcast"
@@ -203,7 +204,7 @@ func (s *Server) liveList(w http.ResponseWriter, r *http.Request) {
 	p := s.page(r)
 	p.Title = p.T("live.title")
 	v := liveListPage{Page: p, List: s.liveListView(p, list)}
-	v.Events = eventsURL("/live/events", spectator.Public, liveKind{Kind: "list", Lang: p.Lang}, listKey(list))
+	v.Events = eventsURL("/live/events", spectator.Public, liveKind{Kind: "list", Lang: p.Lang})
 	if p.IsAdmin() {
 		if v.Delay, err = s.svc.Live.DefaultDelay(r.Context()); err != nil {
 			s.fail(w, r, err)
@@ -273,7 +274,7 @@ func (s *Server) liveEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.feeds.leave(fd)
-	s.Stream.Serve(w, r, topic, q.Get("last"))
+	s.Stream.Serve(w, r, topic)
 }
 
 // setBroadcast sets a game's broadcast with roles: the club's default (delay empty) or its own delay (0: none).

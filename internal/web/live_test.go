@@ -4,10 +4,15 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"html"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -186,6 +191,12 @@ func wantView(t *testing.T, what string, f, whole sseFrame) {
 	}
 }
 
+// frameKey is the key of the view a frame's id names (the id names the server's run as well).
+func frameKey(id string) string {
+	_, key, _ := strings.Cut(id, ".")
+	return key
+}
+
 // next returns the next frame; the deadline only keeps a broken test from hanging.
 func (c *sseClient) next(what string) sseFrame {
 	c.t.Helper()
@@ -313,7 +324,7 @@ func TestSpectatorSeesNothingHidden(t *testing.T) {
 		t.Helper()
 		for i, c := range streams[id] {
 			f := c.next(what)
-			if f.Event != "view" || f.ID != wantKey {
+			if f.Event != "view" || frameKey(f.ID) != wantKey {
 				t.Fatalf("%s: game %d stream %d got frame %q (%s), want the view %q", what, id, i, f.ID, f.Event, wantKey)
 			}
 			got[id] = append(got[id], f.ID+"\n"+stripID(f.Data, id))
@@ -389,7 +400,7 @@ func TestSpectatorSeesNothingHidden(t *testing.T) {
 	h.mustAct(host, idA, "type", "team_loss", "seat", "7", "reason", "a gesture")
 	a, body := h.liveAPI(idA, "")
 	end := streams[idA][0].next("the end")
-	if end.ID != a.Key || !strings.Contains(end.Data, "Result: red win") || !strings.Contains(end.Data, `class="role" title="don"`) || !strings.Contains(end.Data, "#7 shot #5") ||
+	if frameKey(end.ID) != a.Key || !strings.Contains(end.Data, "Result: red win") || !strings.Contains(end.Data, `class="role" title="don"`) || !strings.Contains(end.Data, "#7 shot #5") ||
 		!strings.Contains(end.Data, "#5 checked #9: black") {
 		t.Errorf("the end's frame does not show the result, the roles and the night:\n%s", end.Data)
 	}
@@ -418,7 +429,7 @@ func TestBroadcastIsDelayed(t *testing.T) {
 	streamPath := fmt.Sprintf("/live/%d/events?kind=overlay&lang=en&mode=broadcast", id)
 	stream := openSSE(t, h.srv.URL, streamPath)
 	pubStream := openSSE(t, h.srv.URL, fmt.Sprintf("/live/%d/events?kind=overlay&lang=en", id))
-	last := stream.next("the first frame").ID
+	last := frameKey(stream.next("the first frame").ID)
 	pubStream.next("the first public frame")
 	type view struct {
 		Roles bool `json:"roles"`
@@ -459,12 +470,12 @@ func TestBroadcastIsDelayed(t *testing.T) {
 		if a.Key != last {
 			what := fmt.Sprintf("step %d", i+1)
 			f := stream.next(what)
-			if f.ID != a.Key {
+			if frameKey(f.ID) != a.Key {
 				t.Fatalf("step %d: the broadcast's stream sent %q, want %q", i+1, f.ID, a.Key)
 			}
 			// the frame (a delta, mostly) applied to the view the client held is the view a new client is sent
 			wantView(t, what+": the broadcast's stream", f, wholeView(t, h.srv.URL, streamPath))
-			last = f.ID
+			last = frameKey(f.ID)
 		}
 		if p, _ := h.liveAPI(id, ""); strings.Contains(string(p.View), `"role"`) {
 			t.Fatalf("step %d: the public view shows roles while the broadcast is on", i+1)
@@ -519,7 +530,7 @@ func TestLiveResume(t *testing.T) {
 	h.mustAct(host, id, "type", "speech", "seat", "2")
 	a, _ := h.liveAPI(id, "")
 	g := c.next("the next change")
-	if g.ID != a.Key || g.ID == f.ID {
+	if frameKey(g.ID) != a.Key || g.ID == f.ID {
 		t.Fatalf("an up-to-date client got %q first, want the new view %q", g.ID, a.Key)
 	}
 	if !strings.Contains(g.Data, "#2 speaks") {
@@ -533,11 +544,18 @@ func TestLiveResume(t *testing.T) {
 		}
 	case <-time.After(300 * time.Millisecond):
 	}
-	// the page's own address names the view it was drawn from, so its stream does not send it again
+	// the page's own stream address names no view (the page holds its drawing, not the lines a delta applies to):
+	// opened as it is, it starts with the whole view
 	page := h.get(h.client(), fmt.Sprintf("/live/%d", id)).Body
-	if !strings.Contains(page, "last="+a.Key) {
-		t.Errorf("the page's stream address does not carry its view's key %s", a.Key)
+	m := regexp.MustCompile(`data-events="([^"]*)"`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("the page names no stream:\n%s", page)
 	}
+	addr := html.UnescapeString(m[1])
+	if strings.Contains(addr, "last=") {
+		t.Errorf("the page's stream address %q names a view", addr)
+	}
+	wantView(t, "the page's own stream", openSSE(t, h.srv.URL, addr).next("the page's own stream"), wholeView(t, h.srv.URL, addr))
 }
 
 // TestLivePagesTranslatedAndTournamentNotBroadcast renders every live page in both languages (no key left
@@ -594,4 +612,110 @@ func TestLivePagesTranslatedAndTournamentNotBroadcast(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestLiveStreamHead: a HEAD request to a stream's address (a GET route answers HEAD too) is answered with the
+// stream's head and nothing after it, so that a proxy that sends its next request on the same connection reads
+// that request's answer, not a stream's chunks; and it holds no place among the streams once answered.
+func TestLiveStreamHead(t *testing.T) {
+	h, _ := newLiveHarness(t)
+	h.site.MaxStreams = 1
+	id := h.newGame(h.login("host", "demo-host"), "fiim-2025-club", tenRoles, nil)
+	conn, err := net.Dial("tcp", h.srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	rd := bufio.NewReader(conn)
+	for _, path := range []string{"/live/events", fmt.Sprintf("/live/%d/events?kind=page&lang=en", id)} {
+		fmt.Fprintf(conn, "HEAD %s HTTP/1.1\r\nHost: x\r\n\r\n", path) // one connection, kept alive, as a proxy's
+		resp, err := http.ReadResponse(rd, &http.Request{Method: http.MethodHead})
+		if err != nil {
+			t.Fatalf("HEAD %s: %v", path, err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+			t.Fatalf("HEAD %s: %d %s", path, resp.StatusCode, resp.Header.Get("Content-Type"))
+		}
+		_ = conn.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+		if b, err := rd.Peek(1); err == nil || !errors.Is(err, os.ErrDeadlineExceeded) {
+			more, _ := rd.Peek(rd.Buffered())
+			t.Fatalf("HEAD %s: the head was followed by %q (%v)", path, append(b, more...), err)
+		}
+		_ = conn.SetReadDeadline(time.Time{})
+	}
+	// the only place among the streams is free: the HEAD requests held it no longer than their answers
+	c := openSSE(t, h.srv.URL, "/live/events")
+	c.next("a stream after the HEAD requests")
+}
+
+// TestLiveShutdownWaitsForStreams: http.Server.Shutdown does not wait for a stream written straight to its
+// connection, so a server that stops waits with WaitStreams before it closes the database: WaitStreams does not
+// return while a stream is open, and when it returns after the shutdown the stream has ended, its chunked body
+// finished with the last chunk.
+func TestLiveShutdownWaitsForStreams(t *testing.T) {
+	h, _ := newLiveHarness(t)
+	id := h.newGame(h.login("host", "demo-host"), "fiim-2025-club", tenRoles, nil)
+	conn, err := net.Dial("tcp", h.srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET /live/%d/events?kind=page&lang=en HTTP/1.1\r\nHost: x\r\n\r\n", id)
+	resp, err := http.ReadResponse(bufio.NewReader(conn), &http.Request{Method: http.MethodGet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := bufio.NewReader(resp.Body)
+	for line := ""; !strings.HasPrefix(line, "event: view"); {
+		if line, err = body.ReadString('\n'); err != nil {
+			t.Fatalf("the stream's first frame: %v", err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	waited := make(chan error, 1)
+	go func() { waited <- h.site.WaitStreams(ctx) }()
+	select {
+	case err := <-waited:
+		t.Fatalf("WaitStreams returned while a stream was open (%v)", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	h.srv.Config.RegisterOnShutdown(h.site.CloseStreams) // as the program does
+	if err := h.srv.Config.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-waited; err != nil {
+		t.Fatalf("WaitStreams after the shutdown: %v", err)
+	}
+	// the stream's last bytes were written before WaitStreams returned: they are there to read, to the end
+	_ = conn.SetReadDeadline(time.Now().Add(time.Second))
+	if rest, err := io.ReadAll(body); err != nil {
+		t.Fatalf("the stream did not end with its last chunk: %v (after %q)", err, rest)
+	}
+}
+
+// TestLiveResumeAfterRestart: a frame's id names the server's run as well as the view, so a browser that comes
+// back to a new program (a restart, perhaps with other templates or catalogues, which draw the same view
+// otherwise) with the id of a frame the old one drew is sent the whole view, never nothing (it would keep the old
+// drawing) nor a delta against lines the new program did not draw.
+func TestLiveResumeAfterRestart(t *testing.T) {
+	h, _ := newLiveHarness(t)
+	host := h.login("host", "demo-host")
+	id := h.newGame(host, "fiim-2025-club", tenRoles, nil)
+	h.mustAct(host, id, "type", "day")
+	path := fmt.Sprintf("/live/%d/events?kind=page&lang=en", id)
+	held := wholeView(t, h.srv.URL, path)
+	// the same club's data served by a new program
+	restarted, err := web.New(h.site.Services())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(t, restarted)
+	c := resumeSSE(t, srv.URL, path, held)
+	f := c.next("the first frame after the restart")
+	if f.Sent != "view" || f.ID == held.ID || frameKey(f.ID) != frameKey(held.ID) {
+		t.Fatalf("after the restart a client holding %q was sent a %q frame %q, want the same view whole under a new id", held.ID, f.Sent, f.ID)
+	}
+	wantView(t, "after the restart", f, wholeView(t, srv.URL, path))
 }

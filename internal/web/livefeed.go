@@ -60,6 +60,7 @@ func (fs *feeds) join(ctx context.Context, key feedKey, k liveKind) (*feed, *liv
 			return nil, nil, err
 		}
 		fs.m[key] = f
+		fs.s.running.Add(1) // the caller's stream is counted already: never an Add from zero during a wait
 		go fs.run(f)
 	}
 	f.clients++
@@ -88,6 +89,7 @@ func (fs *feeds) leave(f *feed) {
 }
 
 func (fs *feeds) run(f *feed) {
+	defer fs.s.running.Done()
 	defer f.unsub()
 	for {
 		select {
@@ -154,7 +156,7 @@ func (fs *feeds) refresh(ctx context.Context, f *feed) error {
 		full := fs.frame(f, k) // and f.lines[k] is the new view's
 		var delta *live.Frame
 		if old != nil && prev != "" {
-			delta = live.NewDelta(key, prev, old, f.lines[k])
+			delta = live.NewDelta(fs.frameID(key), fs.frameID(prev), old, f.lines[k])
 		}
 		t.PublishDelta(full, delta)
 	}
@@ -174,5 +176,11 @@ func (fs *feeds) frame(f *feed, k liveKind) *live.Frame {
 		f.lines = map[liveKind][]string{}
 	}
 	f.lines[k] = live.Lines(data) // what the next delta of this view is made from
-	return live.NewFrame(f.ckey, "view", data)
+	return live.NewFrame(fs.frameID(f.ckey), "view", data)
 }
+
+// frameID is the id of the frames of a view whose key is key: the key names the view, not how this program drew
+// it, so the id names this run of the program as well. A browser that comes back with the id of a frame another
+// program drew (before a restart, with other templates or catalogues; another server of the club) holds lines
+// this one did not draw: it is sent the whole view, never nothing or a delta against lines it does not have.
+func (fs *feeds) frameID(key string) string { return fs.s.started + "." + key }

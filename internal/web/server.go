@@ -66,9 +66,12 @@ type Server struct {
 	// MaxStreamsPerAddress bounds the streams one client address may hold (ClientAddr), so that one source cannot
 	// take every place. 0: DefaultMaxStreamsPerAddress.
 	MaxStreamsPerAddress int
-	openStreams          atomic.Int64
 	streamsMu            sync.Mutex
-	streamsPer           map[string]int // open streams per client address
+	openStreams          int            // under streamsMu (the metrics count the streams on their own gauge)
+	streamsPer           map[string]int // open streams per client address, under streamsMu
+	// running counts the streams still running and their feeds' goroutines, for WaitStreams: a stream written to
+	// its connection is hijacked, and http.Server.Shutdown no longer waits for it.
+	running sync.WaitGroup
 
 	pages   map[string]*template.Template
 	engine  atomic.Pointer[wasmengine.Module]
@@ -77,8 +80,8 @@ type Server struct {
 	metrics *metrics
 	feeds   *feeds
 	streams chan struct{} // closed when the server shuts down: live streams end
-	// started names this run of the program in the ETags of pages built from the ratings: a new program may draw
-	// them differently.
+	// started names this run of the program in the ETags of pages built from the ratings and in the ids of the live
+	// streams' frames (feeds.frameID): a new program may draw them differently.
 	started string
 }
 
@@ -110,12 +113,13 @@ func (s *Server) streamSlot(r *http.Request) (release func(), err error) {
 	if s.streamsPer == nil {
 		s.streamsPer = map[string]int{}
 	}
-	if s.streamsPer[addr] >= perLimit || s.openStreams.Load() >= int64(limit) {
+	if s.streamsPer[addr] >= perLimit || s.openStreams >= limit {
 		s.streamsMu.Unlock()
 		return nil, errStreams
 	}
 	s.streamsPer[addr]++
-	s.openStreams.Add(1)
+	s.openStreams++
+	s.running.Add(1)
 	s.streamsMu.Unlock()
 	s.metrics.streams.Inc()
 	return func() {
@@ -124,9 +128,28 @@ func (s *Server) streamSlot(r *http.Request) (release func(), err error) {
 		if s.streamsPer[addr]--; s.streamsPer[addr] == 0 {
 			delete(s.streamsPer, addr) // the map holds only addresses with streams open
 		}
-		s.openStreams.Add(-1)
+		s.openStreams--
 		s.streamsMu.Unlock()
+		s.running.Done()
 	}, nil
+}
+
+// WaitStreams waits until every live stream has ended (CloseStreams ends them), its last bytes written, and every
+// feed behind them has stopped; or until ctx is done, with its error. A server that shuts down calls it after
+// http.Server.Shutdown, which does not wait for the streams written straight to their connections, and before it
+// closes the database the feeds read.
+func (s *Server) WaitStreams(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		s.running.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // New builds the site over the club's services and parses every template, so that a broken template fails at

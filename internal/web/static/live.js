@@ -24,7 +24,7 @@
   if (!url || !window.EventSource) { return; }
   // The stream sends the whole view ("view") when a client joins or comes back out of step, and then only the
   // lines that changed ("delta", applied to the view held: its base). The page drawn by the server is not held as
-  // lines, so the stream is opened without its frame id: its first frame is the whole view.
+  // lines, so its stream's address names no view: its first frame is the whole view.
   var lines = null, held = '', es = null;
   function show(text) {
     view.innerHTML = text;
@@ -32,21 +32,25 @@
     tick();
   }
   function open() {
-    es = new EventSource(url.replace(/([?&])last=[^&]*&?/, '$1').replace(/[?&]$/, ''));
+    es = new EventSource(url);
     window.mafiaclubLive = es;
     es.addEventListener('view', function (ev) {
       lines = ev.data.split('\n'); held = ev.lastEventId;
       show(ev.data);
     });
     es.addEventListener('delta', function (ev) {
-      var d = JSON.parse(ev.data), out = [], at = 0;
-      if (!lines || d.base !== held) { es.close(); lines = null; open(); return; } // out of step: the whole view again
-      for (var i = 0; i < d.ops.length; i++) {
+      var d = JSON.parse(ev.data), out = [], at = 0, fits = !!lines && d.base === held;
+      for (var i = 0; fits && i < d.ops.length; i++) {
         var op = d.ops[i];
-        if (op[0] === 'k') { out = out.concat(lines.slice(at, at + op[1])); at += op[1]; }
-        else if (op[0] === 'd') { at += op[1]; }
-        else { out = out.concat(op[1]); }
+        if ((op[0] === 'k' || op[0] === 'd') && at + op[1] <= lines.length) {
+          if (op[0] === 'k') { out = out.concat(lines.slice(at, at + op[1])); }
+          at += op[1];
+        } else if (op[0] === 'i') { out = out.concat(op[1]); }
+        else { fits = false; }
       }
+      // out of step: another view held, or lines the delta does not fit exactly (as live.ApplyDelta checks), which
+      // another drawing of the same view would be. A new stream, opened without the last id, sends the view whole.
+      if (!fits || at !== lines.length) { es.close(); lines = null; open(); return; }
       lines = out; held = ev.lastEventId;
       show(lines.join('\n'));
       view.setAttribute('data-deltas', String(+(view.getAttribute('data-deltas') || 0) + 1));
