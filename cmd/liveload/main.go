@@ -183,8 +183,9 @@ func run(bases []string, n, wave int, pids []int, login, password string) error 
 					}
 					if v, ok := bytes.CutPrefix(line, []byte("id: ")); ok {
 						now := time.Now()
+						_, key, _ := bytes.Cut(bytes.TrimSpace(v), []byte(".")) // the id is the server's run, a dot, the view's key
 						sp.mu.Lock()
-						sp.ids = append(sp.ids, string(bytes.TrimSpace(v)))
+						sp.ids = append(sp.ids, string(key))
 						sp.at = append(sp.at, now)
 						sp.mu.Unlock()
 					}

@@ -36,8 +36,9 @@ type LiveGame struct {
 	Delay time.Duration
 	// Photos marks the seats whose player has a photo (by seat number - 1).
 	Photos []bool
-	// Key identifies the view's content (not the game): equal views have equal keys. It is the event id of a
-	// spectator's stream, so that a client that comes back after a cut gets nothing twice.
+	// Key identifies the view's content (not the game): equal views have equal keys. A spectator's stream names its
+	// frames with it (after the server's run, whose drawing of the view may differ), so that a client that comes
+	// back after a cut gets nothing twice.
 	Key string
 	// Due is when the broadcast's view changes next by itself (an event recorded comes out of the delay); zero
 	// when nothing is waiting.

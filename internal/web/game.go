@@ -245,6 +245,11 @@ func (s *Server) gameLive(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := st.Game.ID
+	if r.Method == http.MethodHead { // the head only: no stream to hold a place for
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		return
+	}
 	release, err := s.streamSlot(r)
 	if err != nil {
 		s.fail(w, r, err)

@@ -620,7 +620,15 @@ func TestLivePagesTranslatedAndTournamentNotBroadcast(t *testing.T) {
 func TestLiveStreamHead(t *testing.T) {
 	h, _ := newLiveHarness(t)
 	h.site.MaxStreams = 1
-	id := h.newGame(h.login("host", "demo-host"), "fiim-2025-club", tenRoles, nil)
+	host := h.login("host", "demo-host")
+	id := h.newGame(host, "fiim-2025-club", tenRoles, nil)
+	// the host page's own stream of versions too: its client keeps the connection for the next request
+	req, _ := http.NewRequest(http.MethodHead, fmt.Sprintf("%s/games/%d/live", h.srv.URL, id), nil)
+	if resp, err := host.Do(req); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("HEAD of the host page's stream: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
 	conn, err := net.Dial("tcp", h.srv.Listener.Addr().String())
 	if err != nil {
 		t.Fatal(err)
