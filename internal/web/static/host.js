@@ -205,8 +205,8 @@
   }
   if (!input.live || !engineURL || !window.WebAssembly || !window.indexedDB || !window.fetch || !window.Worker) { return; }
 
-  var marks = window.mafiaclubTaps = []; // tap-to-screen times in ms, read by the measurements
-  var parts = window.mafiaclubTapParts = []; // and their parts: the engine's answer, the page drawn, the frame
+  // each tap's times in ms, read by the measurements: the engine's answer, the page drawn, the next frame begun
+  var parts = window.mafiaclubTapParts = [];
   var lang = document.documentElement.lang || 'uk';
   var base = input; // the game as the server confirmed it
   var ops = []; // the host's actions not yet saved, in order: {key, form, at} or {key, undo: true}
@@ -338,14 +338,20 @@
     var old = document.getElementById('game');
     var fresh = (r.page || parsed(r.html)).querySelector('#game');
     if (!old || !fresh) { return; }
+    // a focused element taken out of the page makes the browser lay the page out there and then, in the middle of
+    // the morph: the focus is let go first and given back after, if its element stays
+    var focused = document.activeElement;
+    if (focused && focused !== document.body && old.contains(focused)) { focused.blur(); } else { focused = null; }
     morph(old, fresh);
+    bindPlan();
+    bindRoles();
+    status();
+    if (focused && focused.isConnected) { focused.focus({ preventScroll: true }); }
+    // the one read of the new layout comes after every change, so that the page is laid out once
     if (anchor) {
       var el = document.getElementById(anchor.id);
       if (el) { window.scrollBy(0, el.getBoundingClientRect().top - anchor.top); }
     }
-    bindPlan();
-    bindRoles();
-    status();
     resetAhead();
   }
   function say(text, kind) {
@@ -481,20 +487,18 @@
     var t0 = performance.now();
     if (tapAt && tapAt <= t0 && t0 - tapAt < 1000) { t0 = tapAt; }
     tapAt = 0;
-    var firstFrame = -1; // the first frame after the tap: is the new page in it?
-    requestAnimationFrame(function (ts) { firstFrame = ts; });
     var anchor = anchorOf(submitter || f);
     var op = kind === 'undo' ? { key: newKey(), undo: true } : { key: newKey(), form: formOf(f, submitter), at: timeOf(Date.now()) };
     var speech = f.elements.type && f.elements.type.value === 'speech';
     var drawn = ahead[actionKey(kind, op.form)] || null;
     dropAhead(); // drawn for the page as it was
+    // measured takes a tap's times: the page drawn (now), the next frame begun (its requestAnimationFrame)
     function measured(engineMs, workerMs) {
       var drawnMs = performance.now() - t0;
-      requestAnimationFrame(function (ts) {
+      requestAnimationFrame(function () {
         var frame = performance.now() - t0;
-        marks.push(frame);
-        parts.push({ engine: engineMs, worker: workerMs, drawn: drawnMs, frame: frame, ahead: !!drawn, first: ts === firstFrame });
-        performance.measure('tap-to-screen', { start: t0, end: t0 + frame });
+        parts.push({ engine: engineMs, worker: workerMs, drawn: drawnMs, frame: frame, ahead: !!drawn });
+        performance.measure('tap-to-frame', { start: t0, end: t0 + frame });
       });
     }
     if (drawn) {
