@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
@@ -78,7 +79,8 @@ func (s *e2eSite) guestGame(t *testing.T) (*club.User, int64) {
 // appBrowser drives the table app in one tab.
 type appBrowser struct {
 	*hostBrowser
-	posts atomic.Int32 // the POST requests the tab sent
+	posts  atomic.Int32  // the POST requests the tab sent
+	finger time.Duration // taps are a finger's: pressed this long before it is lifted (0: a click, at once)
 }
 
 func newAppBrowser(t *testing.T, ctx context.Context, base string) *appBrowser {
@@ -138,11 +140,26 @@ func (b *appBrowser) tap(what, sel string) {
 			b.t.Logf("the last control tapped: %s", form)
 		}
 	})
-	b.do(what, chromedp.Click(chromedp.CSS(sel)))
+	if b.finger > 0 {
+		b.press(what, sel)
+	} else {
+		b.do(what, chromedp.Click(chromedp.CSS(sel)))
+	}
 	b.until(what+" drawn", fmt.Sprintf(`+document.getElementById('game').dataset.version === %d`, v+1), 5*time.Second)
 	if !eval[bool](b.hostBrowser, `window.__sameDocument === true`) {
 		b.t.Fatalf("%s: the page was reloaded", what)
 	}
+}
+
+// press taps sel as a finger does: down on the middle of it, held for b.finger, then lifted (the click).
+func (b *appBrowser) press(what, sel string) {
+	b.t.Helper()
+	at := eval[[]float64](b.hostBrowser, fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.scrollIntoView({ block: 'nearest' });
+	  const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`, sel))
+	opts := []chromedp.MouseOption{chromedp.ButtonType(input.MouseButtonLeft), chromedp.ClickCount(1)}
+	b.do(what+": down", chromedp.MouseEvent(chromedp.MousePressed, at[0], at[1], opts...))
+	time.Sleep(b.finger)
+	b.do(what+": up", chromedp.MouseEvent(chromedp.MouseReleased, at[0], at[1], opts...))
 }
 
 // actionAtHand is what a host does next, for a generic walk through a game: the best move, a vote, the lift
@@ -585,6 +602,7 @@ func summarize(ms []float64) string {
 // next frame.
 func TestE2EHostAppTapTimes(t *testing.T) {
 	b := startAppTest(t).open()
+	b.finger = 80 * time.Millisecond // a finger's tap: down, and lifted 50-150 ms later
 	// a host's first tap comes seconds after the page, not milliseconds: by then the engine has drawn the page's
 	// actions ahead while the page was idle (which also has the browser compile the engine's code, as it does when
 	// it first runs it); later taps come at a quick host's pace, whether their drawings are ready or not

@@ -384,21 +384,28 @@
   var ahead = {}, aheadQueue = null, aheadGen = 0, aheadBusy = false;
   function actionKey(kind, form) { return kind === 'undo' ? 'undo' : 'act:' + form; }
   function submitters(f) { return f.querySelectorAll('button:not([type=button]), input[type=submit]'); }
+  // actionsOf lists a form's actions, likeliest first; what each sends is read from the form only when it is
+  // drawn (reading 30 forms at once was a 15-25 ms task here)
   function actionsOf(f) {
     var m = (f.getAttribute('action') || '').match(/\/(act|undo)$/);
     if (!m) { return []; }
-    if (m[1] === 'undo') { return [{ key: 'undo', kind: 'undo', form: '', rank: 3 }]; }
+    if (m[1] === 'undo') { return [{ kind: 'undo', rank: 3 }]; }
     return Array.prototype.map.call(submitters(f), function (b) {
-      var form = formOf(f, b);
-      return { key: actionKey('act', form), kind: 'act', form: form, rank: b.getAttribute('data-key') === 'n' ? 0 : b.classList.contains('seat-main') ? 1 : 2 };
+      return { kind: 'act', f: f, b: b, rank: b.getAttribute('data-key') === 'n' ? 0 : b.classList.contains('seat-main') ? 1 : 2 };
     });
   }
   function candidates() {
-    var all = [], seen = {};
+    var all = [];
     Array.prototype.forEach.call(document.querySelectorAll('#game form'), function (f) {
-      actionsOf(f).forEach(function (c) { if (!seen[c.key]) { seen[c.key] = true; c.i = all.length; all.push(c); } });
+      actionsOf(f).forEach(function (c) { c.i = all.length; all.push(c); });
     });
     return all.sort(function (a, b) { return a.rank - b.rank || a.i - b.i; });
+  }
+  // read fills in what an action sends, as its form reads now
+  function read(c) {
+    c.form = c.kind === 'undo' ? '' : formOf(c.f, c.b);
+    c.key = actionKey(c.kind, c.form);
+    return c;
   }
   // dropAhead forgets what was drawn ahead, for a page that is no longer the one shown
   function dropAhead() { aheadGen++; ahead = {}; aheadQueue = null; host.removeAttribute('data-ahead'); }
@@ -418,7 +425,7 @@
     if (!app || aheadBusy || conflict || document.hidden || !aheadWanted) { return; }
     if (!aheadQueue) { aheadQueue = candidates(); }
     var c;
-    do { c = aheadQueue.shift(); } while (c && c.key in ahead);
+    do { c = aheadQueue.shift(); } while (c && read(c).key in ahead);
     if (!c) { allAhead(); return; }
     var gen = aheadGen;
     aheadBusy = true;
@@ -426,19 +433,14 @@
       aheadBusy = false;
       if (gen === aheadGen) {
         ahead[c.key] = r.error ? null : r;
-        if (!r.error && c.rank === 0) {
-          parsing++;
-          idle(function () { parsing--; if (gen === aheadGen) { parse(r); } allAhead(); });
-        }
       }
       nextAhead();
     }, function () { aheadBusy = false; });
   }
-  // The main action's drawing is parsed while the page is idle, and any other when the host's finger touches its
-  // button (pointerdown comes a tenth of a second before the click), so that a tap only fills in the time and
-  // morphs. The time's mark must stand in text only, where it is filled in.
-  var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 20); };
-  var parsing = 0; // drawings waiting for their idle turn to be parsed
+  // A drawing is parsed when the host's finger touches its button (pointerdown comes 50-150 ms before the click),
+  // so that a tap only fills in the time and morphs; a key (no pointerdown) parses it in the tap. Parsing the main
+  // action's drawing in idle time instead was a task of 10-35 ms, the longest of the page's after its load. The
+  // time's mark must stand in text only, where it is filled in.
   function parse(r) {
     if (r.page) { return; }
     var page = document.importNode(parsed(r.html), true), found = 0, w = document.createTreeWalker(page, NodeFilter.SHOW_TEXT), n;
@@ -453,10 +455,10 @@
     var r = m && ahead[actionKey(m[1], formOf(f, b))];
     if (r) { parse(r); }
   }, true);
-  // allAhead tells the measurements that every action of the page is drawn (and the likeliest parsed) ahead: a
-  // host's first tap comes seconds after the page, not at once
+  // allAhead tells the measurements that every action of the page is drawn ahead: a host's first tap comes
+  // seconds after the page, not at once
   function allAhead() {
-    if (aheadQueue && !aheadQueue.length && !aheadBusy && !parsing) { host.setAttribute('data-ahead', 'done'); }
+    if (aheadQueue && !aheadQueue.length && !aheadBusy) { host.setAttribute('data-ahead', 'done'); }
   }
   // timed fills an action's time in for the mark in a drawing made ahead
   function timed(r, at) {
