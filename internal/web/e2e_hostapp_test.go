@@ -675,6 +675,14 @@ func TestE2EHostAppTapTimes(t *testing.T) {
 	for _, e := range eval[[]shown](b.hostBrowser, `window.__screen`) {
 		screen[e.Noop] = append(screen[e.Noop], e.Ms)
 	}
+	late := func(ms []float64) (n int) {
+		for _, m := range ms {
+			if m > 0 {
+				n++
+			}
+		}
+		return n
+	}
 	for len(screen[false]) < taps {
 		screen[false] = append(screen[false], 0) // under 16 ms
 	}
@@ -683,7 +691,8 @@ func TestE2EHostAppTapTimes(t *testing.T) {
 	}
 	t.Logf("%d taps, %d drawn ahead: page drawn %s; frame begun %s; on the screen %s; the others' engine's answer %s (of which the engine itself %s)",
 		len(parts), ahead, summarize(drawn), summarize(frame), summarize(screen[false]), summarize(eng), summarize(work))
-	t.Logf("%d taps on nothing: frame begun %s; on the screen %s (0: under 16 ms)", noops, summarize(nFrame), summarize(screen[true]))
+	t.Logf("%d taps on nothing: frame begun %s; on the screen %s (0: under 16 ms); on the screen 16 ms or more after the tap: %d of %d taps, %d of %d taps on nothing",
+		noops, summarize(nFrame), summarize(screen[true]), late(screen[false]), taps, late(screen[true]), noops)
 }
 
 // TestE2EHostAppLoadTimes measures the host page's first load (nothing cached) and a cached load: the page shown
