@@ -241,6 +241,60 @@ func TestStreamsBounded(t *testing.T) {
 	}
 }
 
+// TestHostStreamsHaveTheirOwnPlaces: a host's own stream of a game's versions (followed by his other devices) has
+// places of its own, counted by account: spectators who fill every place of theirs do not keep a host's device
+// from following the game, and a host's account cannot take more than MaxHostStreamsPerAccount.
+func TestHostStreamsHaveTheirOwnPlaces(t *testing.T) {
+	h := newHarness(t)
+	h.site.MaxStreams, h.site.MaxStreamsPerAddress = 1, 1
+	h.site.MaxHostStreams, h.site.MaxHostStreamsPerAccount = 3, 2
+	host, admin := h.login("host", "demo-host"), h.login("admin", "demo-admin")
+	id := h.newGame(host, "fiim-2025-club", tenRoles, nil)
+	var open []*http.Response
+	defer func() {
+		for _, r := range open {
+			r.Body.Close()
+		}
+	}()
+	stream := func(c *http.Client, path string) int {
+		t.Helper()
+		resp, err := c.Get(h.srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode == http.StatusOK {
+			open = append(open, resp)
+		} else {
+			resp.Body.Close()
+		}
+		return resp.StatusCode
+	}
+	versions := fmt.Sprintf("/games/%d/live", id)
+	if code := stream(h.client(), "/live/events"); code != http.StatusOK {
+		t.Fatalf("a spectator's stream: %d", code)
+	}
+	if code := stream(h.client(), "/live/events"); code != http.StatusServiceUnavailable {
+		t.Fatalf("a spectator's stream beyond the spectators' places: %d, want 503", code)
+	}
+	for i := 1; i <= 2; i++ {
+		if code := stream(host, versions); code != http.StatusOK {
+			t.Fatalf("the host's device %d, every spectators' place taken: %d, want 200", i, code)
+		}
+	}
+	if code := stream(host, versions); code != http.StatusServiceUnavailable {
+		t.Fatalf("the host's third stream (2 an account): %d, want 503", code)
+	}
+	if code := stream(admin, versions); code != http.StatusOK {
+		t.Fatalf("another account's stream of the game: %d, want 200", code)
+	}
+	if code := stream(admin, versions); code != http.StatusServiceUnavailable {
+		t.Fatalf("a stream beyond the hosts' 3 places: %d, want 503", code)
+	}
+	if code := stream(h.client(), "/live/events"); code != http.StatusServiceUnavailable {
+		t.Fatalf("a spectator's stream, the hosts' places taken and the spectators' too: %d, want 503", code)
+	}
+}
+
 // grepLines returns the lines of s that contain sub.
 func grepLines(s, sub string) string {
 	var out []string

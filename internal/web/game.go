@@ -250,7 +250,7 @@ func (s *Server) gameLive(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-cache")
 		return
 	}
-	release, err := s.streamSlot(r)
+	release, err := s.hostStreamSlot(currentUser(r))
 	if err != nil {
 		s.fail(w, r, err)
 		return

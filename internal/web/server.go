@@ -60,26 +60,30 @@ type Server struct {
 	// the throttles as coming from the address it names in X-Forwarded-For (ClientAddr). None: every request is
 	// its connection's peer.
 	TrustedProxies []netip.Prefix
-	// MaxStreams bounds the server-sent event streams open at once (spectators' and hosts' devices'): each costs
-	// some 6 KiB and a connection, so a flood of them is refused (503) rather than let grow. 0: DefaultMaxStreams.
+	// MaxStreams bounds the spectators' server-sent event streams open at once (the hosts' own have places of
+	// their own, below): each costs some 6 KiB and a connection, so a flood of them is refused (503) rather than let
+	// grow. 0: DefaultMaxStreams.
 	MaxStreams int
 	// MaxStreamsPerAddress bounds the streams one client address may hold (ClientAddr), so that one source cannot
 	// take every place. 0: DefaultMaxStreamsPerAddress.
 	MaxStreamsPerAddress int
-	streamsMu            sync.Mutex
-	openStreams          int            // under streamsMu (the metrics count the streams on their own gauge)
-	streamsPer           map[string]int // open streams per client address, under streamsMu
+	// MaxHostStreams and MaxHostStreamsPerAccount bound the hosts' own streams (a game's versions, followed by
+	// the host's other devices), which have places of their own: a flood of spectators does not keep a host's
+	// second device from following the game. 0: DefaultMaxHostStreams, DefaultMaxHostStreamsPerAccount.
+	MaxHostStreams, MaxHostStreamsPerAccount int
+	spectatorStreams, hostStreams            streamPool
 	// running counts the streams still running and their feeds' goroutines, for WaitStreams: a stream written to
 	// its connection is hijacked, and http.Server.Shutdown no longer waits for it.
 	running sync.WaitGroup
 
-	pages   map[string]*template.Template
-	engine  atomic.Pointer[wasmengine.Module]
-	files   hostFiles  // the browser's catalogues and service worker as served
-	tables  tableCache // drawn rating tables of the rating's current version
-	metrics *metrics
-	feeds   *feeds
-	streams chan struct{} // closed when the server shuts down: live streams end
+	pages        map[string]*template.Template
+	engine       atomic.Pointer[wasmengine.Module]
+	files        hostFiles  // the browser's catalogues and service worker as served
+	tables       tableCache // drawn rating tables of the rating's current version
+	metrics      *metrics
+	feeds        *feeds
+	streams      chan struct{} // closed when the server shuts down (CloseStreams): live streams end
+	closeStreams sync.Once
 	// started names this run of the program in the ETags of pages built from the ratings and in the ids of the live
 	// streams' frames (feeds.frameID): a new program may draw them differently.
 	started string
@@ -95,43 +99,80 @@ const DefaultMaxStreams = 20000
 // venue's wifi puts many phones behind one address, and still a tenth of all the places.
 const DefaultMaxStreamsPerAddress = 2000
 
-// errStreams refuses a stream beyond MaxStreams or MaxStreamsPerAddress.
+// DefaultMaxHostStreams and DefaultMaxHostStreamsPerAccount bound the hosts' own streams when the server is not
+// told others: a club has tens of hosts, each with a phone, a tablet and a laptop's tabs (2,000 streams are about
+// 12 MiB).
+const (
+	DefaultMaxHostStreams           = 2000
+	DefaultMaxHostStreamsPerAccount = 20
+)
+
+// errStreams refuses a stream beyond its pool's bounds.
 var errStreams = club.Errorf(club.Busy, "too many live streams are open")
 
-// streamSlot takes one of the MaxStreams places for an event stream from r's client; the caller calls release when
-// the stream ends. Every stream is counted in the metrics.
+// streamPool counts the open streams of one kind, in all and per holder (a client address, or an account).
+type streamPool struct {
+	mu   sync.Mutex
+	open int
+	per  map[string]int // open streams per holder; only holders with streams open
+}
+
+// take takes a place for holder if the pool has one under both bounds.
+func (p *streamPool) take(holder string, limit, perLimit int) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.per == nil {
+		p.per = map[string]int{}
+	}
+	if p.per[holder] >= perLimit || p.open >= limit {
+		return false
+	}
+	p.per[holder]++
+	p.open++
+	return true
+}
+
+// give gives holder's place back.
+func (p *streamPool) give(holder string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.per[holder]--; p.per[holder] == 0 {
+		delete(p.per, holder)
+	}
+	p.open--
+}
+
+// streamSlot takes a place for a spectator's event stream from r's client (MaxStreams, MaxStreamsPerAddress); the
+// caller calls release when the stream ends.
 func (s *Server) streamSlot(r *http.Request) (release func(), err error) {
-	limit, perLimit := s.MaxStreams, s.MaxStreamsPerAddress
-	if limit <= 0 {
-		limit = DefaultMaxStreams
-	}
-	if perLimit <= 0 {
-		perLimit = DefaultMaxStreamsPerAddress
-	}
-	addr := s.clientAddr(r)
-	s.streamsMu.Lock()
-	if s.streamsPer == nil {
-		s.streamsPer = map[string]int{}
-	}
-	if s.streamsPer[addr] >= perLimit || s.openStreams >= limit {
-		s.streamsMu.Unlock()
+	return s.slot(&s.spectatorStreams, s.clientAddr(r), orDefault(s.MaxStreams, DefaultMaxStreams), orDefault(s.MaxStreamsPerAddress, DefaultMaxStreamsPerAddress))
+}
+
+// hostStreamSlot takes a place for a host's own stream of a game's versions (MaxHostStreams,
+// MaxHostStreamsPerAccount): a place of the hosts' pool, counted by account.
+func (s *Server) hostStreamSlot(u *club.User) (release func(), err error) {
+	return s.slot(&s.hostStreams, strconv.FormatInt(u.ID, 10), orDefault(s.MaxHostStreams, DefaultMaxHostStreams), orDefault(s.MaxHostStreamsPerAccount, DefaultMaxHostStreamsPerAccount))
+}
+
+// slot takes a place in pool for holder, counts it in the metrics and among the streams WaitStreams waits for.
+func (s *Server) slot(pool *streamPool, holder string, limit, perLimit int) (release func(), err error) {
+	if !pool.take(holder, limit, perLimit) {
 		return nil, errStreams
 	}
-	s.streamsPer[addr]++
-	s.openStreams++
 	s.running.Add(1)
-	s.streamsMu.Unlock()
 	s.metrics.streams.Inc()
 	return func() {
 		s.metrics.streams.Dec()
-		s.streamsMu.Lock()
-		if s.streamsPer[addr]--; s.streamsPer[addr] == 0 {
-			delete(s.streamsPer, addr) // the map holds only addresses with streams open
-		}
-		s.openStreams--
-		s.streamsMu.Unlock()
+		pool.give(holder)
 		s.running.Done()
 	}, nil
+}
+
+func orDefault(n, def int) int {
+	if n <= 0 {
+		return def
+	}
+	return n
 }
 
 // WaitStreams waits until every live stream has ended (CloseStreams ends them), its last bytes written, and every
@@ -200,13 +241,7 @@ func (s *Server) parseTemplates() error {
 
 // CloseStreams ends every live stream (server-sent events) at once: a server that shuts down calls it, since an
 // open stream never finishes by itself. Requests still in flight are not touched.
-func (s *Server) CloseStreams() {
-	select {
-	case <-s.streams:
-	default:
-		close(s.streams)
-	}
-}
+func (s *Server) CloseStreams() { s.closeStreams.Do(func() { close(s.streams) }) }
 
 // Handler returns the site with its middleware: the request's log line and metrics, recovery, security headers,
 // cross-origin protection for every state-changing request, and the session.
