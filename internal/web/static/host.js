@@ -499,7 +499,7 @@
       var drawnMs = performance.now() - t0;
       requestAnimationFrame(function () {
         var frame = performance.now() - t0;
-        parts.push({ engine: engineMs, worker: workerMs, drawn: drawnMs, frame: frame, ahead: !!drawn });
+        parts.push({ type: op.undo ? 'undo' : (f.elements.type && f.elements.type.value) || '', engine: engineMs, worker: workerMs, drawn: drawnMs, frame: frame, ahead: !!drawn });
         performance.measure('tap-to-frame', { start: t0, end: t0 + frame });
       });
     }
