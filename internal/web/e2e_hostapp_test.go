@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"reflect"
 	"regexp"
 	"strings"
@@ -864,6 +865,44 @@ const shapeOf = `(root => {
     fields: [...root.querySelectorAll('input, button')].map(e => e.name + '=' + (e.name === 'key' ? '' : e.value) + (e.checked ? '+' : '')),
   });
 })`
+
+// TestE2EHostAppKeepsTheSeatInPlace: a tap changes the page around the seat the host touched (a nomination takes
+// every seat's nomination button away, and the step names the nominee above the table), but that seat stays where
+// it was on the screen, with its new badge: the page does not jump. The first nomination is drawn ahead; the
+// second is tapped at once after the speech, before its drawing is ready (the engine draws it after the tap).
+func TestE2EHostAppKeepsTheSeatInPlace(t *testing.T) {
+	b := startAppTest(t).open()
+	b.tap("wake the city", "#act-day")
+	b.tap("next speaker", "#act-speech") // the first speech: every seat can be nominated
+	for i, seat := range []int{7, 9} {
+		if i == 0 {
+			b.until("the page's actions drawn ahead", `document.getElementById('host').getAttribute('data-ahead') === 'done'`, 20*time.Second)
+		}
+		top := eval[float64](b.hostBrowser, fmt.Sprintf(`(() => { const s = document.getElementById('seat-%d');
+		  window.scrollBy(0, s.getBoundingClientRect().top - 300); return s.getBoundingClientRect().top; })()`, seat))
+		b.tap(fmt.Sprintf("nominate #%d", seat), fmt.Sprintf("#seat-%d .seat-main[value=nominate]", seat))
+		after := evalAsync[float64](b.hostBrowser, fmt.Sprintf(`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() =>
+		  r(document.getElementById('seat-%d').getBoundingClientRect().top))))`, seat))
+		ahead := eval[bool](b.hostBrowser, `window.mafiaclubTapParts.at(-1).ahead`)
+		if math.Abs(after-top) > 2 || b.count(fmt.Sprintf("#seat-%d .nominated", seat)) != 1 {
+			t.Fatalf("nominating #%d (drawn ahead: %v): the seat's card was at %.0f px on the screen and is at %.0f px after the tap (its badge shown: %d)", seat, ahead, top, after, b.count(fmt.Sprintf("#seat-%d .nominated", seat)))
+		}
+		if i == 0 && !ahead {
+			t.Fatalf("nominating #%d: not drawn ahead, though the page's drawings were ready", seat)
+		}
+		t.Logf("nominating #%d: drawn ahead %v, the card at %.0f px before and after", seat, ahead, top)
+		b.tap("next speaker", "#act-speech")
+	}
+	// a host on a keyboard keeps his place: "next speaker" taken with the Enter key stays focused (the button is
+	// the same one after the tap), so the next Enter takes the next speech
+	v := b.version()
+	eval[bool](b.hostBrowser, `document.getElementById('act-speech').focus(), true`)
+	b.do("Enter", chromedp.KeyEvent("\r"))
+	b.until("the next speech taken by the Enter key", fmt.Sprintf(`+document.getElementById('game').dataset.version === %d`, v+1), 5*time.Second)
+	if got := eval[string](b.hostBrowser, `document.activeElement.id || document.activeElement.tagName`); got != "act-speech" {
+		t.Fatalf("after \"next speaker\" by the Enter key the focus is on %s, not on the button", got)
+	}
+}
 
 // TestE2EHostAppDrawsAhead: while the host looks at the page, the engine draws the page after each action the
 // page offers; a tap on one shows that drawing at once, with the tap's time in it, and it is the page the engine
