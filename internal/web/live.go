@@ -262,6 +262,17 @@ func (s *Server) liveEvents(w http.ResponseWriter, r *http.Request) {
 	if id == 0 {
 		mode = spectator.Public
 	}
+	if r.Method == http.MethodHead { // the head only: no place among the streams, no feed started for it
+		if id != 0 {
+			if _, err := s.svc.Live.Game(r.Context(), id, mode); err != nil {
+				s.fail(w, r, err)
+				return
+			}
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		return
+	}
 	release, err := s.streamSlot(r)
 	if err != nil {
 		s.fail(w, r, err)

@@ -616,7 +616,8 @@ func TestLivePagesTranslatedAndTournamentNotBroadcast(t *testing.T) {
 
 // TestLiveStreamHead: a HEAD request to a stream's address (a GET route answers HEAD too) is answered with the
 // stream's head and nothing after it, so that a proxy that sends its next request on the same connection reads
-// that request's answer, not a stream's chunks; and it holds no place among the streams once answered.
+// that request's answer, not a stream's chunks; it needs no place among the streams (all of them may be taken),
+// and a game that is not there answers 404.
 func TestLiveStreamHead(t *testing.T) {
 	h, _ := newLiveHarness(t)
 	h.site.MaxStreams = 1
@@ -629,6 +630,9 @@ func TestLiveStreamHead(t *testing.T) {
 	} else {
 		resp.Body.Close()
 	}
+	// the only place among the streams is taken: a HEAD needs none
+	c := openSSE(t, h.srv.URL, "/live/events")
+	c.next("the stream that takes the only place")
 	conn, err := net.Dial("tcp", h.srv.Listener.Addr().String())
 	if err != nil {
 		t.Fatal(err)
@@ -652,9 +656,14 @@ func TestLiveStreamHead(t *testing.T) {
 		}
 		_ = conn.SetReadDeadline(time.Time{})
 	}
-	// the only place among the streams is free: the HEAD requests held it no longer than their answers
-	c := openSSE(t, h.srv.URL, "/live/events")
-	c.next("a stream after the HEAD requests")
+	// a game that is not there is not there for a HEAD either
+	req, _ = http.NewRequest(http.MethodHead, h.srv.URL+"/live/999999/events", nil)
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("HEAD of an unknown game's stream: %v %v, want 404", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+	c.close()
 }
 
 // TestLiveShutdownWaitsForStreams: http.Server.Shutdown does not wait for a stream written straight to its
