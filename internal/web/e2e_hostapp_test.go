@@ -21,6 +21,7 @@ import (
 	"mafiaclub/internal/hostview"
 	"mafiaclub/internal/wasmengine"
 	"mafiaclub/internal/web"
+	"mafiaclub/mafia"
 	"mafiaclub/mafia/record"
 )
 
@@ -865,6 +866,36 @@ const shapeOf = `(root => {
     fields: [...root.querySelectorAll('input, button')].map(e => e.name + '=' + (e.name === 'key' ? '' : e.value) + (e.checked ? '+' : '')),
   });
 })`
+
+// TestE2EHostAppTapKeptAtOnce: a tap the page shows (drawn ahead, in the tap's own event) is in the browser's
+// storage before the engine has taken it, so that a reload in between (a crash, a phone that drops the tab)
+// replays it: the server then has it once. Here the engine never answers the tap.
+func TestE2EHostAppTapKeptAtOnce(t *testing.T) {
+	a := startAppTest(t)
+	b := a.open()
+	b.until("the page's actions drawn ahead", `document.getElementById('host').getAttribute('data-ahead') === 'done'`, 20*time.Second)
+	v := b.version()
+	eval[bool](b.hostBrowser, `(() => { const post = Worker.prototype.postMessage;
+	  Worker.prototype.postMessage = function (m) { if (m && m.fn === 'act') { return; } return post.apply(this, arguments); };
+	  return true; })()`)
+	b.tap("wake the city", "#act-day") // shown at once, drawn ahead
+	if n := b.pending(); n != 1 {
+		t.Fatalf("a tap the engine has not taken: %d actions waiting, want 1", n)
+	}
+	kept := fmt.Sprintf(`new Promise(done => { const q = indexedDB.open('mafiaclub', 1);
+	  q.onsuccess = () => { const g = q.result.transaction('games').objectStore('games').get(%d);
+	    g.onsuccess = () => { q.result.close(); done(g.result ? g.result.ops.length : -1); }; }; })`, a.id)
+	if n := evalAsync[int](b.hostBrowser, kept); n != 1 {
+		t.Fatalf("a tap shown is kept in the browser's storage with %d actions, want 1", n)
+	}
+	b.do("reload", chromedp.Reload())
+	b.ready()
+	b.until("the tap replayed and saved", fmt.Sprintf(`mafiaclubHost.pending() === 0 && +document.getElementById('game').dataset.version === %d`, v+1), 20*time.Second)
+	st := a.server()
+	if got := len(st.Record.Events); got != int(v)+1 || st.Record.Events[got-1].Type != mafia.EvDay {
+		t.Fatalf("the server has %d events (the last %v), want %d ending with the day", got, st.Record.Events[got-1].Type, v+1)
+	}
+}
 
 // TestE2EHostAppKeepsTheSeatInPlace: a tap changes the page around the seat the host touched (a nomination takes
 // every seat's nomination button away, and the step names the nominee above the table), but that seat stays where

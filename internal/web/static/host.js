@@ -210,7 +210,9 @@
   var lang = document.documentElement.lang || 'uk';
   var base = input; // the game as the server confirmed it
   var ops = []; // the host's actions not yet saved, in order: {key, form, at} or {key, undo: true}
-  var taking = 0; // the host's actions tapped that the engine has not taken yet (they join ops when it has)
+  // the host's actions tapped that the engine has not taken yet (they join ops when it has); kept with ops in the
+  // browser's storage from the tap on, so that a reload in between replays them
+  var tapped = [];
   var seen = input.version; // the newest version the server told of
   var busy = false, conflict = false, offline = !navigator.onLine, retry = 0, retryTimer = null;
   var pendingText = '', offlineText = '';
@@ -269,7 +271,7 @@
   }
   var writing = Promise.resolve();
   function persist() {
-    var rec = { game: gameId, user: userId, base: base, ops: ops.slice() };
+    var rec = { game: gameId, user: userId, base: base, ops: ops.concat(tapped) };
     writing = writing.then(function () { return db(); }).then(function (d) {
       return new Promise(function (resolve) {
         var tx = d.transaction('games', 'readwrite');
@@ -515,17 +517,23 @@
       draw(timed(drawn, op.at), anchor);
       measured(0, 0);
     }
-    taking++;
+    tapped.push(op);
+    persist(); // a tap the page shows is kept at once, before the engine has taken it
+    // untap takes op out of the tapped ones (into ops if the engine took it): true if it was still there
+    function untap() { var i = tapped.indexOf(op); if (i >= 0) { tapped.splice(i, 1); } return i >= 0; }
     return exclusive(function () {
       return (op.undo ? answer('undo', !!drawn) : answer('act', op.form, op.at, !!drawn)).then(function (r) {
         var engineMs = performance.now() - t0, workerMs = lastCallMs;
         if (r.error) {
+          untap();
+          persist();
           say(r.error);
           if (!drawn) { resetAhead(); return null; } // the page stays as it was; its actions are drawn ahead again
           // drawn ahead, but the game moved on under the page meanwhile (another device's actions): the page as it is
           return answer('draw').then(function (d) { draw(d, null); say(r.error); });
         }
         if (speech && !drawn) { sessionStorage.setItem('autostart:' + gameId, '1'); }
+        untap();
         ops.push(op);
         if (r.html) {
           draw(r, drawn ? null : anchor); // drawn ahead from a game that has moved on since: drawn again
@@ -538,7 +546,10 @@
     }).catch(function (err) {
       engineFailed(err); // the engine itself failed (it may be gone)
       resetAhead();
-    }).finally(function () { taking--; });
+    }).finally(function () {
+      if (untap()) { persist(); } // the engine failed: the action is not kept
+      if (!tapped.length) { pump(); } // what waited for the engine to take the host's taps
+    });
   }
 
   document.addEventListener('submit', function (e) {
@@ -554,7 +565,7 @@
       return;
     }
     // saving, reopening and the chief judge's approval need the server, with every action sent first
-    if (ops.length || taking || offline) {
+    if (ops.length || tapped.length || offline) {
       e.preventDefault(); e.stopImmediatePropagation();
       call('t', 'host.needs_network').then(function (text) { say(text); });
       return;
@@ -691,7 +702,9 @@
     if (seen > base.version) { // another device moved the game on: follow it, sending nothing
       return fetchState().then(function (fresh) {
         setOffline(false);
-        if (ops.length || taking) { seen = Math.max(seen, fresh.version); return true; } // an action was taken meanwhile
+        // an action was taken meanwhile: it is sent, and refused if the game has moved on (the conflict's choice);
+        // one still with the engine is sent when the engine has taken it (local pumps then)
+        if (ops.length || tapped.length) { seen = Math.max(seen, fresh.version); return ops.length > 0; }
         aheadWanted = false; // following: drawing ahead waits for this device's host to touch it
         return rebase(fresh, false).then(function () { return true; });
       });
@@ -788,7 +801,7 @@
 
   // for tests and the curious: what waits
   window.mafiaclubHost = {
-    pending: function () { return ops.length + taking; },
+    pending: function () { return ops.length + tapped.length; },
     ready: function () { return !!app; },
     version: function () { return base.version; },
     record: function () { return base.record; },
