@@ -897,6 +897,33 @@ func TestE2EHostAppTapKeptAtOnce(t *testing.T) {
 	}
 }
 
+// TestE2EHostAppKeptPageOutlivesARestart: while the server restarts, the club's proxy answers 502; a host who
+// reloads then gets the kept page (and its engine) from the browser, not the proxy's error, and the page is still
+// kept afterwards; the server back, what he did meanwhile is saved.
+func TestE2EHostAppKeptPageOutlivesARestart(t *testing.T) {
+	a := startAppTest(t)
+	b := a.open("502")
+	b.until("the service worker controls the page", `!!navigator.serviceWorker.controller || (location.reload(), false)`, 15*time.Second)
+	b.ready()
+	const kept = `(window.__kept = caches.match(location.pathname).then(r => window.__keptOK = !!r)) && window.__keptOK === true`
+	b.until("the page is kept", kept, 10*time.Second)
+	v := b.version()
+	a.site.failing.Store(true)
+	b.do("reload", chromedp.Reload())
+	b.ready()
+	if b.count("#game") != 1 {
+		t.Fatalf("a reload while the proxy answers 502 shows no game: %s", eval[string](b.hostBrowser, `document.body.innerText.slice(0, 300)`))
+	}
+	b.play(1)
+	eval[bool](b.hostBrowser, `window.__keptOK = false, true`)
+	b.until("the page still kept after a 502", kept, 10*time.Second)
+	a.site.failing.Store(false)
+	b.until("the action saved once the server is back", fmt.Sprintf(`mafiaclubHost.pending() === 0 && +document.getElementById('game').dataset.version === %d`, v+1), 40*time.Second)
+	if st := a.server(); len(st.Record.Events) != int(v)+1 {
+		t.Fatalf("the server has %d events, want %d", len(st.Record.Events), v+1)
+	}
+}
+
 // TestE2EHostAppKeepsTheSeatInPlace: a tap changes the page around the seat the host touched (a nomination takes
 // every seat's nomination button away, and the step names the nominee above the table), but that seat stays where
 // it was on the screen, with its new badge: the page does not jump. The first nomination is drawn ahead; the

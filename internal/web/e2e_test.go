@@ -305,6 +305,8 @@ type e2eSite struct {
 	// down, when set, makes the site unreachable: a new request's connection is closed unanswered, as a dead
 	// network does (a browser's own network emulation lets a reloaded page's first requests through)
 	down atomic.Bool
+	// failing, when set, answers every request 502, as the club's proxy does while the server restarts
+	failing atomic.Bool
 }
 
 // startSite starts the site in the club's time zone; configure, when not nil, adjusts the server before it
@@ -336,6 +338,10 @@ func startSite(t *testing.T, zone *time.Location, configure func(*web.Server)) *
 				conn.Close()
 				return
 			}
+		}
+		if s.failing.Load() {
+			http.Error(w, "bad gateway", http.StatusBadGateway)
+			return
 		}
 		h.ServeHTTP(w, r)
 	}))

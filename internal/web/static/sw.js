@@ -24,8 +24,11 @@ function networkFirst(req, wait, name) {
     var late = new Promise(function (_, reject) { timer = setTimeout(function () { reject(new Error('timeout')); }, wait); });
     return Promise.race([fetch(req), late]).then(function (res) {
       clearTimeout(timer);
+      if (res.ok) { cache.put(req, res.clone()); return res; }
+      // the server failing (a restart behind the club's proxy: 502, 503) is no answer: the kept copy serves
+      if (res.status >= 500) { return cache.match(req, { ignoreVary: true }).then(function (hit) { return hit || res; }); }
       // a page the server no longer gives (another account, a login, a game gone) is no longer kept either
-      if (res.ok) { cache.put(req, res.clone()); } else if (name === PAGES) { cache.delete(req); }
+      if (name === PAGES) { cache.delete(req); }
       return res;
     }).catch(function (err) {
       clearTimeout(timer);
