@@ -1017,16 +1017,32 @@ func TestE2EHostAppDrawsAhead(t *testing.T) {
 }
 
 // TestE2EKeptPageForgotten: a session can end without a logout (it expires, its cookie is
-// gone); the game's page the service worker kept for a reload offline holds the roles, so the site's next page
-// seen by nobody or another account makes the browser forget it.
+// gone); the game's page the service worker kept for a reload offline, and the games the host's page kept in the
+// browser's storage, hold the roles, so the site's next page seen by nobody or another account makes the browser
+// forget them, but a game with actions not yet saved (only its account may send them).
 func TestE2EKeptPageForgotten(t *testing.T) {
 	b := startAppTest(t).open()
 	b.until("the service worker controls the page", `!!navigator.serviceWorker.controller || (location.reload(), false)`, 15*time.Second)
 	b.ready()
 	b.until("the page is kept for a reload offline", `(window.__kept = window.__kept || caches.match(location.pathname).then(r => !!r)) && window.__kept.then(v => window.__keptOK = v) && window.__keptOK === true`, 10*time.Second)
+	// two games kept in the browser's storage: one all saved, one with an action not yet saved
+	const keep = `new Promise(done => { const q = indexedDB.open('mafiaclub', 1);
+	  q.onupgradeneeded = () => q.result.createObjectStore('games', { keyPath: 'game' });
+	  q.onsuccess = () => { const tx = q.result.transaction('games', 'readwrite'), st = tx.objectStore('games'), me = +document.getElementById('host').dataset.user;
+	    st.put({ game: 999998, user: me, base: { roles: 'kept' }, ops: [] });
+	    st.put({ game: 999999, user: me, base: { roles: 'kept' }, ops: [{ key: 'k', form: 'type=day' }] });
+	    tx.oncomplete = () => { q.result.close(); done('kept'); }; }; })`
+	if got := evalAsync[string](b.hostBrowser, keep); got != "kept" {
+		t.Fatalf("keeping two games: %q", got)
+	}
 	if _, err := chromedp.Call(b.ctx, network.ClearBrowserCookies, cdp.Empty{}); err != nil { // the session ends
 		t.Fatal(err)
 	}
 	b.do("the next page", chromedp.Navigate(b.base+"/"))
 	b.until("the kept pages forgotten", `(window.__has = window.__has || caches.has('mafiaclub-pages').then(v => window.__hasV = v)) && window.__hasV === false`, 10*time.Second)
+	// asked again until it reads so (the forgetting runs as the page loads)
+	const left = `(() => { if (!window.__asking) { window.__asking = new Promise(done => { const q = indexedDB.open('mafiaclub', 1);
+	  q.onsuccess = () => { const k = q.result.transaction('games').objectStore('games').getAllKeys(); k.onsuccess = () => { q.result.close(); done(k.result.join(',')); }; }; })
+	  .then(v => { window.__leftV = v; window.__asking = null; }); } return window.__leftV === '999999'; })()`
+	b.until("the saved games forgotten, the unsaved one kept", left, 10*time.Second)
 }

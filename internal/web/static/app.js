@@ -25,29 +25,50 @@
       });
     });
   }
+  // games opens the browser's store of the host's games (what host.js keeps) and hands it to f; none: f(null)
+  function games(f) {
+    if (!window.indexedDB) { f(null); return; }
+    var req = indexedDB.open('mafiaclub', 1);
+    req.onupgradeneeded = function () { req.result.createObjectStore('games', { keyPath: 'game' }); };
+    req.onerror = function () { f(null); };
+    req.onsuccess = function () { f(req.result); };
+  }
   function waiting(user) {
     var here = window.mafiaclubHost ? window.mafiaclubHost.pending() : 0;
     if (here || !window.indexedDB) { return Promise.resolve(here); }
     return new Promise(function (resolve) {
-      var req = indexedDB.open('mafiaclub', 1);
-      req.onupgradeneeded = function () { req.result.createObjectStore('games', { keyPath: 'game' }); };
-      req.onerror = function () { resolve(0); };
-      req.onsuccess = function () {
-        var d = req.result, all;
+      games(function (d) {
+        if (!d) { resolve(0); return; }
+        var all;
         try { all = d.transaction('games').objectStore('games').getAll(); } catch (err) { d.close(); resolve(0); return; }
         all.onsuccess = function () { d.close(); resolve(all.result.filter(function (r) { return r.user === user && r.ops && r.ops.length; }).length); };
         all.onerror = function () { d.close(); resolve(0); };
-      };
+      });
     });
   }
 
-  // A game's page kept for a reload offline (by the service worker) holds the roles: it is the account's that saw
-  // it. Another account on this device, or none, makes the browser forget the kept pages, whose session may have
-  // ended without a logout.
+  // A game's page kept for a reload offline (by the service worker) and a game kept by the host's page (its record)
+  // hold the roles: they are the account's that saw them. Another account on this device, or none, makes the
+  // browser forget the kept pages, whose session may have ended without a logout, and the other accounts' kept
+  // games but those with actions not yet saved (only their own account may send them; logging out asks first).
   try {
     var me = logout ? logout.getAttribute('data-user') : '';
     if (window.caches && localStorage.getItem('mafiaclub:user') !== me) {
-      if (localStorage.getItem('mafiaclub:user') !== null) { caches.delete('mafiaclub-pages'); }
+      if (localStorage.getItem('mafiaclub:user') !== null) {
+        caches.delete('mafiaclub-pages');
+        games(function (d) {
+          if (!d) { return; }
+          var tx;
+          try { tx = d.transaction('games', 'readwrite'); } catch (err) { d.close(); return; }
+          tx.objectStore('games').openCursor().onsuccess = function (e) {
+            var c = e.target.result;
+            if (!c) { return; }
+            if (String(c.value.user) !== me && !(c.value.ops && c.value.ops.length)) { c.delete(); }
+            c.continue();
+          };
+          tx.oncomplete = tx.onerror = tx.onabort = function () { d.close(); };
+        });
+      }
       localStorage.setItem('mafiaclub:user', me);
     }
   } catch (err) { /* no storage: nothing kept either */ }
