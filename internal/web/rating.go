@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"container/list"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -232,22 +233,32 @@ func ratingTitle(p Page, q club.RatingQuery) string {
 }
 
 // tableCache keeps drawn rating tables of one version of the rating, by language and query; a newer version
-// empties it. At most 256 tables (a table of 100 lines is about 40 KB: 10 MB at most); when full, one table makes
-// room for the next, so that a flood of queries never empties it of the ones readers ask for.
+// empties it. At most 256 tables (a table of 100 lines is about 40 KB: 10 MB at most); when full, the table asked
+// for least recently makes room for the next, so that a flood of new queries does not push out the tables readers
+// keep asking for.
 type tableCache struct {
 	mu      sync.Mutex
 	version int64
-	m       map[string]template.HTML
+	m       map[string]*list.Element // their Values are *cachedTable
+	order   list.List                // the most recently asked for first
 }
+
+type cachedTable struct {
+	key string
+	t   template.HTML
+}
+
+const maxTables = 256
 
 func (c *tableCache) get(version int64, key string) (template.HTML, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.version != version {
+	e, ok := c.m[key]
+	if c.version != version || !ok {
 		return "", false
 	}
-	t, ok := c.m[key]
-	return t, ok
+	c.order.MoveToFront(e)
+	return e.Value.(*cachedTable).t, true
 }
 
 func (c *tableCache) put(version int64, key string, t template.HTML) {
@@ -257,15 +268,18 @@ func (c *tableCache) put(version int64, key string, t template.HTML) {
 	case version < c.version: // drawn from an older version by a slow request: not kept
 		return
 	case version > c.version || c.m == nil:
-		c.version, c.m = version, map[string]template.HTML{}
+		c.version, c.m = version, map[string]*list.Element{}
+		c.order.Init()
 	}
-	if _, ok := c.m[key]; !ok && len(c.m) >= 256 {
-		for k := range c.m { // one table, the map's pick
-			delete(c.m, k)
-			break
-		}
+	if e, ok := c.m[key]; ok {
+		e.Value.(*cachedTable).t = t
+		c.order.MoveToFront(e)
+		return
 	}
-	c.m[key] = t
+	if len(c.m) >= maxTables {
+		delete(c.m, c.order.Remove(c.order.Back()).(*cachedTable).key)
+	}
+	c.m[key] = c.order.PushFront(&cachedTable{key, t})
 }
 
 // formatElo writes an Elo kept in hundredths as a whole number.

@@ -42,19 +42,32 @@ func TestRatingValuesRoundTrip(t *testing.T) {
 	}
 }
 
-// TestTableCacheBounded: the rating tables' cache holds at most 256 tables; when full, one makes room for the
-// next (the others stay); a newer version empties it, and a table drawn from an older one is not kept.
+// TestTableCacheBounded: the rating tables' cache holds at most 256 tables; when full, the table asked for least
+// recently makes room for the next, so a table readers keep asking for stays through a flood of new queries; a
+// newer version empties it, and a table drawn from an older one is not kept.
 func TestTableCacheBounded(t *testing.T) {
 	var c tableCache
 	c.put(7, "default", "the default table")
+	c.put(7, "asked once", "a table nobody asks for again")
 	for i := 0; i < 1000; i++ {
 		c.put(7, fmt.Sprint("flood", i), template.HTML(fmt.Sprint(i)))
+		if i%100 == 0 { // readers keep asking for the default table
+			if got, ok := c.get(7, "default"); !ok || got != "the default table" {
+				t.Fatalf("after %d new queries the default table, asked for every 100, is gone", i+1)
+			}
+		}
 	}
-	if n := len(c.m); n != 256 {
-		t.Fatalf("%d tables kept, want 256", n)
+	if n := len(c.m); n != 256 || c.order.Len() != 256 {
+		t.Fatalf("%d tables kept (%d in order), want 256", n, c.order.Len())
 	}
 	if _, ok := c.get(7, "flood999"); !ok {
 		t.Fatal("the newest table was not kept")
+	}
+	if _, ok := c.get(7, "asked once"); ok {
+		t.Fatal("a table nobody asked for again outlived 1000 newer ones")
+	}
+	if _, ok := c.get(7, "flood0"); ok {
+		t.Fatal("the oldest table of the flood was kept over newer ones")
 	}
 	c.put(6, "slow", "drawn from version 6")
 	if _, ok := c.get(6, "slow"); ok || c.version != 7 || len(c.m) != 256 {
