@@ -149,7 +149,6 @@ type Game struct {
 	prevTie     Seats
 	liftDue     bool
 	firstRound  uint16
-	cancelNext  bool
 	lastWord    Seats
 	day1Voted   uint8
 	bmSeat      uint8
@@ -168,7 +167,7 @@ type Game struct {
 	// nomClosed: the voting has started today, so the list of candidates is closed even if a disqualification
 	// then cancels the vote (R20).
 	nomClosed bool
-	// why today's vote is cancelled and who caused it (NoVote), and the same for the next day's with cancelNext
+	// why today's vote is cancelled and who caused it (NoVote), and the same for the next day's (VoteOn: it is held)
 	noVote         NoVoteWhy
 	noVoteSeat     uint8
 	nextNoVote     NoVoteWhy
@@ -416,9 +415,9 @@ func (g *Game) day() error {
 	g.spoken, g.speaker, g.speakerMode = 0, 0, SpeechFull
 	g.nomBy, g.nominated, g.nNoms = 0, 0, 0
 	g.status, g.noVote, g.noVoteSeat = VotingPending, VoteOn, 0
-	if g.cancelNext {
+	if g.nextNoVote != VoteOn {
 		g.cancel(g.nextNoVote, int(g.nextNoVoteSeat)) // R68-R69: a disqualification cancelled this day's vote
-		g.cancelNext, g.nextNoVote, g.nextNoVoteSeat = false, VoteOn, 0
+		g.nextNoVote, g.nextNoVoteSeat = VoteOn, 0
 	}
 	g.nCands, g.candIdx, g.voted, g.prevTie, g.liftDue, g.tieSpeeches, g.listUnsure, g.nomClosed = 0, 0, 0, 0, false, false, 0, false
 	g.firstRound = uint16(len(g.rounds))

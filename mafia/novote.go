@@ -1,6 +1,6 @@
 package mafia
 
-// NoVoteWhy says why a day's vote is cancelled or is not held (matrix R29, R68, R69, C-11, C-36).
+// NoVoteWhy says why a day's vote is cancelled or is not held (matrix R29, R32, R68, R69, C-11, C-36).
 type NoVoteWhy uint8
 
 // The reasons. Each names the rule that decides it; the seat of NoVote says who caused it, where someone did.
@@ -12,7 +12,7 @@ const (
 	NoVoteListOpen                        // C-36, R68: a player left after the last speech began, with a single candidate, and the list then proved open
 	NoVoteListClosed                      // C-36, R69: a player other than the single candidate left yesterday after the list had closed
 	NoVoteUnsure                          // C-36: a player left after the last speech began, with a single candidate; the next event says whether the list was open
-	NoVoteNoCandidates                    // R29: nobody was nominated
+	NoVoteNoCandidates                    // R32: nobody was nominated
 	NoVoteCandidatesLeft                  // everyone nominated has left the table (C-36: the single candidate himself), so nobody is voted on
 	NoVoteSingleDay1                      // R29: a single candidate on day 1 is not voted on
 )
@@ -72,8 +72,7 @@ func (g *Game) cancel(why NoVoteWhy, s int) {
 
 // cancelTomorrow cancels the next day's vote for why, caused by seat s; the first cause is kept.
 func (g *Game) cancelTomorrow(why NoVoteWhy, s int) {
-	if !g.cancelNext {
+	if g.nextNoVote == VoteOn {
 		g.nextNoVote, g.nextNoVoteSeat = why, uint8(s)
 	}
-	g.cancelNext = true
 }
