@@ -38,6 +38,8 @@ func EventsFromForm(f url.Values, play *mafia.Game) ([]record.Event, error) {
 		}
 		return uint8(v), nil
 	}
+	// seats reads the seats a form names: as a set, and as given (a seat named twice stays twice: whether that is
+	// allowed is the engine's answer)
 	seats := func(name string) (mafia.Seats, []int, error) {
 		var set mafia.Seats
 		var list []int
@@ -46,9 +48,7 @@ func EventsFromForm(f url.Values, play *mafia.Game) ([]record.Event, error) {
 			if err != nil || v < 1 || v > n {
 				return 0, nil, formErr("choose seats from 1 to %d", n)
 			}
-			if !set.Has(v) {
-				list = append(list, v)
-			}
+			list = append(list, v)
 			set = set.Add(v)
 		}
 		return set, list, nil

@@ -280,15 +280,16 @@ func TestEventsFromFormLimits(t *testing.T) {
 	}
 }
 
-// TestBestMoveCountIsTheEngines: the form reads the seats a best move names; how many it may name is the engine's
-// rule (R56), whose refusal the page says in the catalogue's words.
+// TestBestMoveCountIsTheEngines: the form reads the seats a best move names, as given (a seat named twice too); how
+// many and which it may name is the engine's rule (R56), whose refusal the page says in the catalogue's words.
 func TestBestMoveCountIsTheEngines(t *testing.T) {
 	cat := catalog(t)
 	morning := game(t, "fiim-2025-club", tenRoles, join(day1Tie, hands(3, 1, 2, 4, 5, 6, 8), mafia.VoteRest(7), mafia.Night(),
 		mafia.Shot(7, 1), mafia.Shot(9, 1), mafia.Day())...)
 	for name, f := range map[string]url.Values{
-		"four seats": form("type", "best_move", "by", "1", "targets", "2", "targets", "4", "targets", "5", "targets", "6"),
-		"none":       form("type", "best_move", "by", "1"),
+		"four seats":   form("type", "best_move", "by", "1", "targets", "2", "targets", "4", "targets", "5", "targets", "6"),
+		"none":         form("type", "best_move", "by", "1"),
+		"a seat twice": form("type", "best_move", "by", "1", "targets", "2", "targets", "2", "targets", "3"),
 	} {
 		events, err := EventsFromForm(f, morning.Play)
 		if err != nil {
