@@ -517,19 +517,13 @@ func (v *View) announce(g *mafia.Game, res mafia.Result, num int) []string {
 	}
 	// why there is no vote today, as the engine decided it (R29, R68, R69, C-11, C-36); the view only words it
 	nv := g.NoVote()
-	who := "" // "#4 — disqualified, Day 2": the removal that caused it
-	for _, sr := range res.Seats {
-		if o := sr.Out; sr.Seat == nv.Seat && o.How != mafia.NotOut {
-			who = "#" + strconv.Itoa(sr.Seat) + " — " + v.T("out."+o.How.String(), v.T("phase."+o.Phase.String(), int(o.Number)))
-		}
+	who := "" // "#4 — disqualified, Day 2": the removal that caused it (the engine removes before it cancels)
+	if o := g.Out(nv.Seat); nv.Seat != 0 && o.How != mafia.NotOut {
+		who = "#" + strconv.Itoa(nv.Seat) + " — " + v.T("out."+o.How.String(), v.T("phase."+o.Phase.String(), int(o.Number)))
 	}
 	switch nv.Why {
 	case mafia.NoVoteBefore, mafia.NoVoteNight, mafia.NoVoteAfterResult:
-		if who == "" {
-			out = append(out, v.T("announce.cancelled_plain"))
-		} else {
-			out = append(out, v.T("announce.cancelled", who))
-		}
+		out = append(out, v.T("announce.cancelled", who))
 	case mafia.NoVoteListOpen:
 		out = append(out, v.T("announce.cancelled_list_open", who))
 	case mafia.NoVoteListClosed:
