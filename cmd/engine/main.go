@@ -38,7 +38,6 @@ import (
 
 	"mafiaclub/internal/hostview"
 	"mafiaclub/internal/i18n"
-	"mafiaclub/mafia"
 	"mafiaclub/mafia/record"
 )
 
@@ -182,10 +181,8 @@ var errFailed = errors.New("the engine failed")
 // errorText says why an action was refused in the page's language: a form that cannot be read or a broken rule in
 // the catalogue's words; anything else is the engine's failure, its cause for the console.
 func errorText(err error) string {
-	var fe *hostview.FormError
-	var re *mafia.RuleError
-	if errors.As(err, &fe) || errors.As(err, &re) {
-		return hostview.ErrorText(cat, lang, err)
+	if text, ok := hostview.ErrorText(cat, lang, err); ok {
+		return text
 	}
 	if !errors.Is(err, errFailed) {
 		println("mafiaclub engine:", err.Error())

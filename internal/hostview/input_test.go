@@ -274,7 +274,7 @@ func TestEventsFromFormLimits(t *testing.T) {
 	_, err := EventsFromForm(form("type", "team_loss", "seat", "3", "reason", long+"ї"), day)
 	for _, lang := range i18n.Languages {
 		want := cat.T(lang, "error.invalid", cat.T(lang, "msg:a reason or note is at most %d characters", MaxEventText))
-		if got := ErrorText(cat, lang, err); got != want || strings.Contains(got, "[") {
+		if got, _ := ErrorText(cat, lang, err); got != want || strings.Contains(got, "[") {
 			t.Errorf("%s: %q, want %q", lang, got, want)
 		}
 	}
@@ -301,7 +301,7 @@ func TestBestMoveCountIsTheEngines(t *testing.T) {
 			t.Errorf("%s: the engine answers %v, want %v", name, err, mafia.ErrBadBestMove)
 			continue
 		}
-		if got := ErrorText(cat, "uk", err); !strings.HasPrefix(got, cat.T("uk", "rule.bad_best_move")) {
+		if got, _ := ErrorText(cat, "uk", err); !strings.HasPrefix(got, cat.T("uk", "rule.bad_best_move")) {
 			t.Errorf("%s: the page says %q", name, got)
 		}
 	}
@@ -342,7 +342,7 @@ func TestFormMessagesTranslated(t *testing.T) {
 	day := game(t, "fiim-2025-club", tenRoles, mafia.Day(), mafia.Speech(1)).Play
 	_, err := EventsFromForm(form("type", "adjust", "seat", "3", "points", "lots"), day)
 	for _, lang := range []string{"uk", "ru"} {
-		if got := ErrorText(cat, lang, err); strings.Contains(got, "lots") || strings.Contains(got, "number") || strings.Contains(got, "[") {
+		if got, ok := ErrorText(cat, lang, err); !ok || strings.Contains(got, "lots") || strings.Contains(got, "number") || strings.Contains(got, "[") {
 			t.Errorf("%s: the points' error %q is not the catalogue's", lang, got)
 		}
 	}

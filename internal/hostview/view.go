@@ -412,23 +412,15 @@ func RoleLetter(cat i18n.Catalog, lang string, r mafia.Role) string {
 	return r.Letter()
 }
 
-// tonight returns the events of the night under way or, by day, of the night that ended this morning: those
-// after the last "night" event (from the start on night 1) and before the "day" that ended it.
+// tonight returns the events of the night under way (nightShots is asked at night only): those after the last
+// "night" event, or from the start on night 1.
 func tonight(rec *record.Record) []record.Event {
-	ev := rec.Events
-	end := len(ev)
-	for i := len(ev) - 1; i >= 0; i-- {
-		switch ev[i].Type {
-		case mafia.EvNight:
-			return ev[i+1 : end]
-		case mafia.EvDay:
-			if end != len(ev) {
-				return ev[i+1 : end] // cannot happen: two days without a night between them
-			}
-			end = i
+	for i := len(rec.Events) - 1; i >= 0; i-- {
+		if rec.Events[i].Type == mafia.EvNight {
+			return rec.Events[i+1:]
 		}
 	}
-	return ev[:end]
+	return rec.Events
 }
 
 // nightShots lists tonight's shots in the order recorded, each black once (his last target), and the living black
@@ -668,17 +660,18 @@ func RuleText(cat i18n.Catalog, lang string, err error, re *mafia.RuleError) str
 	return text
 }
 
-// ErrorText says why the browser's engine refused a form: the form could not be read, or a rule forbids it.
-func ErrorText(cat i18n.Catalog, lang string, err error) string {
+// ErrorText says why the browser's engine refused a form: the form could not be read, or a rule forbids it. Any
+// other error is no refusal but a failure: ok is false, and the text is empty.
+func ErrorText(cat i18n.Catalog, lang string, err error) (text string, ok bool) {
 	var fe *FormError
 	if errors.As(err, &fe) {
-		return cat.T(lang, "error.invalid", cat.T(lang, "msg:"+fe.Format, fe.Args...))
+		return cat.T(lang, "error.invalid", cat.T(lang, "msg:"+fe.Format, fe.Args...)), true
 	}
 	var re *mafia.RuleError
 	if errors.As(err, &re) {
-		return RuleText(cat, lang, err, re)
+		return RuleText(cat, lang, err, re), true
 	}
-	return cat.T(lang, "error.invalid", err.Error())
+	return "", false
 }
 
 // Points writes hundredths as a signed decimal with two places: "1.30", "-0.05".
