@@ -512,9 +512,10 @@ func TestE2EHostAppFollower(t *testing.T) {
 		t.Fatalf("the follower shows %q", alert)
 	}
 	sameGame(t, f, at.server())
-	time.Sleep(time.Second) // drawing ahead, if it ran, would be done by now
-	if eval[string](f.hostBrowser, `document.getElementById('host').getAttribute('data-ahead') || ''`) != "" {
-		t.Fatal("the follower draws the page's actions ahead while nobody touches it")
+	drawn := eval[int](f.hostBrowser, `mafiaclubHost.drawnAhead()`)
+	time.Sleep(time.Second) // drawing ahead, if it ran, would draw a page every few milliseconds
+	if n := eval[int](f.hostBrowser, `mafiaclubHost.drawnAhead()`) - drawn; n != 0 || eval[string](f.hostBrowser, `document.getElementById('host').getAttribute('data-ahead') || ''`) != "" {
+		t.Fatalf("the follower drew %d pages ahead in a second while nobody touched it", n)
 	}
 	f.do("the follower's host touches it", chromedp.KeyEvent("x"))
 	f.until("drawn ahead once touched", `document.getElementById('host').getAttribute('data-ahead') === 'done'`, 20*time.Second)

@@ -390,7 +390,7 @@
   // the page offers, taking nothing (ahead); a tap on one of them shows that drawing at once, its time filled in,
   // and the engine takes the action after. The likeliest are drawn first: the main action, each seat's own button,
   // the others, the undo. A form the host changes (a hand ticked in a vote) is drawn again as it now reads. --
-  var ahead = {}, aheadQueue = null, aheadGen = 0, aheadBusy = false;
+  var ahead = {}, aheadQueue = null, aheadGen = 0, aheadBusy = false, aheadCalls = 0;
   function actionKey(kind, form) { return kind === 'undo' ? 'undo' : 'act:' + form; }
   function submitters(f) { return f.querySelectorAll('button:not([type=button]), input[type=submit]'); }
   // actionsOf lists a form's actions, likeliest first; what each sends is read from the form only when it is
@@ -435,9 +435,12 @@
     if (!aheadQueue) { aheadQueue = candidates(); }
     var c;
     do { c = aheadQueue.shift(); } while (c && read(c).key in ahead);
-    if (!c) { allAhead(); return; }
+    // every action of the page drawn ahead: the measurements wait for it (a host's first tap comes seconds after
+    // the page, not at once)
+    if (!c) { host.setAttribute('data-ahead', 'done'); return; }
     var gen = aheadGen;
     aheadBusy = true;
+    aheadCalls++;
     exclusive(function () { return call('ahead', c.form, c.kind === 'undo'); }).then(function (r) {
       aheadBusy = false;
       if (gen === aheadGen) {
@@ -464,11 +467,6 @@
     var r = m && ahead[actionKey(m[1], formOf(f, b))];
     if (r) { parse(r); }
   }, true);
-  // allAhead tells the measurements that every action of the page is drawn ahead: a host's first tap comes
-  // seconds after the page, not at once
-  function allAhead() {
-    if (aheadQueue && !aheadQueue.length && !aheadBusy) { host.setAttribute('data-ahead', 'done'); }
-  }
   // timed fills an action's time in for the mark in a drawing made ahead
   function timed(r, at) {
     if (!r.page) { return { html: r.html.split(r.mark).join(at) }; }
@@ -806,6 +804,7 @@
     version: function () { return base.version; },
     record: function () { return base.record; },
     conflict: function () { return conflict; },
-    engine: function (fn) { return call.apply(null, arguments); }
+    engine: function (fn) { return call.apply(null, arguments); },
+    drawnAhead: function () { return aheadCalls; } // the pages drawn ahead so far
   };
 })();
