@@ -278,9 +278,6 @@ func (s *Games) Act(ctx context.Context, u *User, id, version int64, events []re
 	return s.ActOn(ctx, u, st, version, events)
 }
 
-// MaxEventText bounds an event's reason and note (record.MaxEventText).
-const MaxEventText = record.MaxEventText
-
 // ActOn is Act on a state the caller has just loaded (with Load), so that one action loads the game once. The
 // state may be stale: the append still checks the version, so nothing is overwritten. The new state is built in
 // memory from the committed events.
@@ -342,8 +339,8 @@ func (s *Games) ActOnce(ctx context.Context, u *User, st *State, version int64, 
 	at := s.now()
 	stored := make([]StoredEvent, len(events))
 	for i, e := range events {
-		if utf8.RuneCountInString(e.Reason) > MaxEventText || utf8.RuneCountInString(e.Note) > MaxEventText {
-			return st, Errorf(Invalid, "a reason or note is at most %d characters", MaxEventText)
+		if utf8.RuneCountInString(e.Reason) > record.MaxEventText || utf8.RuneCountInString(e.Note) > record.MaxEventText {
+			return st, Errorf(Invalid, "a reason or note is at most %d characters", record.MaxEventText)
 		}
 		switch e.Type {
 		case mafia.EvFoul, mafia.EvWarning, mafia.EvDisqualify:

@@ -22,10 +22,6 @@ func (e *FormError) Error() string { return fmt.Sprintf(e.Format, e.Args...) }
 
 func formErr(format string, args ...any) error { return &FormError{Format: format, Args: args} }
 
-// MaxEventText bounds an event's reason and note, in characters (record.MaxEventText, the club's bound too): checked
-// when the form is read, so that the browser's engine does not draw and keep an action the server will refuse.
-const MaxEventText = record.MaxEventText
-
 // EventsFromForm turns the host's action form into record events. It only reads the form; whether the rules allow
 // the events is the engine's answer. "shoot_all" (all at seat N in one tap) is one shot by each black player who
 // has not shot yet, as the engine lists them (Game.Shooters).
@@ -112,8 +108,10 @@ func EventsFromForm(f url.Values, play *mafia.Game) ([]record.Event, error) {
 	if (t == mafia.EvDisqualify || t == mafia.EvTeamLoss) && e.Reason == "" {
 		return nil, formErr("give the reason")
 	}
-	if utf8.RuneCountInString(e.Reason) > MaxEventText || utf8.RuneCountInString(e.Note) > MaxEventText {
-		return nil, formErr("a reason or note is at most %d characters", MaxEventText)
+	// the record's bound (the club's too), checked as the form is read, so that the browser's engine does not draw
+	// and keep an action the server will refuse
+	if utf8.RuneCountInString(e.Reason) > record.MaxEventText || utf8.RuneCountInString(e.Note) > record.MaxEventText {
+		return nil, formErr("a reason or note is at most %d characters", record.MaxEventText)
 	}
 	return []record.Event{e}, nil
 }

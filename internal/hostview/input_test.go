@@ -242,8 +242,8 @@ func TestEventsFromForm(t *testing.T) {
 		"a blank reason":             form("type", "disqualify", "seat", "3", "reason", "   "),
 		"a team loss, no why":        form("type", "team_loss", "seat", "3"),
 		"points that are no number":  form("type", "adjust", "seat", "3", "points", "lots"),
-		"a reason too long":          form("type", "disqualify", "seat", "3", "reason", strings.Repeat("ї", MaxEventText+1)),
-		"a note too long":            form("type", "foul", "seat", "3", "note", strings.Repeat("a", MaxEventText+1)),
+		"a reason too long":          form("type", "disqualify", "seat", "3", "reason", strings.Repeat("ї", record.MaxEventText+1)),
+		"a note too long":            form("type", "foul", "seat", "3", "note", strings.Repeat("a", record.MaxEventText+1)),
 	} {
 		if got, err := EventsFromForm(f, day); !isFormError(err) || got != nil {
 			t.Errorf("%s: %+v %v, want a *FormError and no events", name, got, err)
@@ -267,13 +267,13 @@ func isFormError(err error) bool {
 func TestEventsFromFormLimits(t *testing.T) {
 	cat := catalog(t)
 	day := game(t, "fiim-2025-club", tenRoles, mafia.Day(), mafia.Speech(1)).Play
-	long := strings.Repeat("ї", MaxEventText) // 1,000 bytes, 500 characters: allowed
+	long := strings.Repeat("ї", record.MaxEventText) // 1,000 bytes, 500 characters: allowed
 	if got, err := EventsFromForm(form("type", "disqualify", "seat", "3", "reason", long, "note", long), day); err != nil || len(got) != 1 || got[0].Reason != long {
-		t.Errorf("a reason of %d characters: %v", MaxEventText, err)
+		t.Errorf("a reason of %d characters: %v", record.MaxEventText, err)
 	}
 	_, err := EventsFromForm(form("type", "team_loss", "seat", "3", "reason", long+"ї"), day)
 	for _, lang := range i18n.Languages {
-		want := cat.T(lang, "error.invalid", cat.T(lang, "msg:a reason or note is at most %d characters", MaxEventText))
+		want := cat.T(lang, "error.invalid", cat.T(lang, "msg:a reason or note is at most %d characters", record.MaxEventText))
 		if got, _ := ErrorText(cat, lang, err); got != want || strings.Contains(got, "[") {
 			t.Errorf("%s: %q, want %q", lang, got, want)
 		}
