@@ -62,7 +62,7 @@ func (s *Server) engineFile(w http.ResponseWriter, r *http.Request) {
 type hostFiles struct {
 	mu    sync.Mutex
 	cat   map[string]servedFile
-	sw    servedFile
+	sw    []byte
 	swFor string // the engine's address the service worker was made for
 }
 
@@ -130,8 +130,8 @@ func (s *Server) serviceWorkerJS() []byte {
 	wasm, execJS := s.engineURLs()
 	s.files.mu.Lock()
 	defer s.files.mu.Unlock()
-	if s.files.sw.body != nil && s.files.swFor == wasm {
-		return s.files.sw.body
+	if s.files.sw != nil && s.files.swFor == wasm {
+		return s.files.sw
 	}
 	src, _ := staticFS.ReadFile("static/sw.js") // embedded: it is there
 	assets := []string{"/static/app.css", "/static/app.js", "/static/host.js", "/static/engine-worker.js"}
@@ -149,8 +149,8 @@ func (s *Server) serviceWorkerJS() []byte {
 	}
 	h.Write(list)
 	body := fmt.Appendf(nil, "const ASSETS = %s;\nconst BUILD = %q;\n", list, hex.EncodeToString(h.Sum(nil))[:16])
-	s.files.sw, s.files.swFor = servedFile{body: append(body, src...)}, wasm
-	return s.files.sw.body
+	s.files.sw, s.files.swFor = append(body, src...), wasm
+	return s.files.sw
 }
 
 // gameState is the host page's input as JSON: what the browser's engine draws the page from when the game moved
