@@ -470,3 +470,42 @@ func wantAnnounce(t *testing.T, rules string, events []mafia.Event, want []strin
 		}
 	}
 }
+
+// TestNominationButtonsStay: while the day's speeches go on, every seat in the game keeps its nomination button;
+// once the speaker has nominated they are greyed (disabled, with no idempotency key to send), in the page as the
+// server draws it for a browser without script too, and lit again for the next speaker. Outside the speeches
+// (before the first, in the vote) the cards have none.
+func TestNominationButtonsStay(t *testing.T) {
+	buttons := regexp.MustCompile(`<input type="hidden" name="key" value="([^"]*)"><input type="hidden" name="type" value="nominate">(?:<input[^>]*>)*<button class="seat-main" name="act" value="nominate"( disabled)?>`)
+	count := func(page string) (all, grey int) {
+		for _, m := range buttons.FindAllStringSubmatch(page, -1) {
+			all++
+			if m[2] != "" {
+				grey++
+				if m[1] != "" {
+					t.Errorf("a greyed nomination button carries the key %q", m[1])
+				}
+			} else if m[1] == "" {
+				t.Error("a nomination button without a key")
+			}
+		}
+		return all, grey
+	}
+	for _, c := range []struct {
+		what      string
+		events    []mafia.Event
+		all, grey int
+	}{
+		{"the morning, before the first speech", join(mafia.Day()), 0, 0},
+		{"#1 speaks", join(mafia.Day(), speeches(1, 1)), 10, 0},
+		{"#1 has nominated #3", join(mafia.Day(), speeches(1, 1), mafia.Nominate(1, 3)), 10, 10},
+		{"#2 speaks: all but the nominated #3", join(mafia.Day(), speeches(1, 1), mafia.Nominate(1, 3), speeches(2, 2)), 10, 1},
+		{"#10, the last, speaks", join(mafia.Day(), speeches(1, 1), mafia.Nominate(1, 3), speeches(2, 2), mafia.Nominate(2, 7), speeches(3, 10)), 10, 2},
+		{"the vote", join(mafia.Day(), speeches(1, 1), mafia.Nominate(1, 3), speeches(2, 2), mafia.Nominate(2, 7), speeches(3, 10), hands(3, 1, 2, 4, 5, 6)), 0, 0},
+	} {
+		_, page := build(t, game(t, "fiim-2025-club", tenRoles, c.events...))
+		if all, grey := count(page); all != c.all || grey != c.grey {
+			t.Errorf("%s: %d nomination buttons, %d greyed; want %d and %d", c.what, all, grey, c.all, c.grey)
+		}
+	}
+}

@@ -176,7 +176,7 @@ const actionAtHand = `(() => {
     const all = document.querySelectorAll('.seat-main[value=' + v + ']');
     if (all.length) { return seat(all[all.length > 3 ? 3 : 0]); }
   }
-  const noms = document.querySelectorAll('.seat-main[value=nominate]');
+  const noms = document.querySelectorAll('.seat-main[value=nominate]:not(:disabled)');
   const speaker = q('#game').dataset.speaker;
   if (noms.length && window.__nominatedBy !== speaker && +speaker % 3 === 1) { window.__nominatedBy = speaker; return seat(noms[noms.length - 1]); }
   if (q('[data-key=n]')) { return '[data-key=n]'; }
@@ -950,7 +950,27 @@ func TestE2EHostAppKeepsTheSeatInPlace(t *testing.T) {
 			t.Fatalf("nominating #%d: not drawn ahead, though the page's drawings were ready", seat)
 		}
 		t.Logf("nominating #%d: drawn ahead %v, the card at %.0f px before and after", seat, ahead, top)
+		// the speaker has nominated: every seat keeps its nomination button, greyed, until the next speech; a
+		// greyed one is not drawn ahead, and its seat's digit does nothing
+		if all, grey := b.count(".seat-main[value=nominate]"), b.count(".seat-main[value=nominate]:disabled"); all != 10 || grey != 10 {
+			t.Fatalf("after a nomination: %d nomination buttons, %d of them greyed; want all ten kept and greyed", all, grey)
+		}
+		if i == 0 {
+			v := b.version()
+			b.do("the key 3", chromedp.KeyEvent("3"))
+			time.Sleep(300 * time.Millisecond)
+			if b.version() != v || b.pending() != 0 {
+				t.Fatalf("the key 3 after the speaker's nomination: version %d -> %d, %d actions waiting", v, b.version(), b.pending())
+			}
+		}
+		// "next speaker" lights the buttons again and moves no card's contents
+		sizes := `Array.from(document.querySelectorAll('#seats > .seat'), s => { const r = s.getBoundingClientRect(); return r.width + 'x' + r.height; }).join(' ')`
+		before := eval[string](b.hostBrowser, sizes)
 		b.tap("next speaker", "#act-speech")
+		if after := eval[string](b.hostBrowser, sizes); after != before || b.count(".seat-main[value=nominate]:disabled") != i+1 {
+			t.Fatalf("\"next speaker\": the cards were %s and are %s; %d nomination buttons greyed (want the nominated seats' %d)",
+				before, after, b.count(".seat-main[value=nominate]:disabled"), i+1)
+		}
 	}
 	// a host on a keyboard keeps his place: "next speaker" taken with the Enter key stays focused (the button is
 	// the same one after the tap), so the next Enter takes the next speech

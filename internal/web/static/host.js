@@ -146,7 +146,7 @@
       var seat = e.key === '0' ? 10 : +e.key;
       var pick = document.querySelector('.panel .seatpick input[value="' + seat + '"]');
       if (pick) { e.preventDefault(); pick.click(); return; }
-      var own = document.querySelector('#seat-' + seat + ' .seat-main');
+      var own = document.querySelector('#seat-' + seat + ' .seat-main:not(:disabled)');
       if (own) { e.preventDefault(); own.click(); }
     }
   });
@@ -392,7 +392,7 @@
   // the others, the undo. A form the host changes (a hand ticked in a vote) is drawn again as it now reads. --
   var ahead = {}, aheadQueue = null, aheadGen = 0, aheadBusy = false, aheadCalls = 0;
   function actionKey(kind, form) { return kind === 'undo' ? 'undo' : 'act:' + form; }
-  function submitters(f) { return f.querySelectorAll('button:not([type=button]), input[type=submit]'); }
+  function submitters(f) { return f.querySelectorAll('button:not([type=button]):not(:disabled), input[type=submit]:not(:disabled)'); }
   // actionsOf lists a form's actions, likeliest first; what each sends is read from the form only when it is
   // drawn (reading 30 forms at once was a 15-25 ms task here)
   function actionsOf(f) {
