@@ -951,7 +951,7 @@ func TestE2EHostAppKeepsTheSeatInPlace(t *testing.T) {
 		}
 		t.Logf("nominating #%d: drawn ahead %v, the card at %.0f px before and after", seat, ahead, top)
 		// the speaker has nominated: every seat keeps its nomination button, greyed, until the next speech; a
-		// greyed one is not drawn ahead, and its seat's digit does nothing
+		// seat's digit does nothing then
 		if all, grey := b.count(".seat-main[value=nominate]"), b.count(".seat-main[value=nominate]:disabled"); all != 10 || grey != 10 {
 			t.Fatalf("after a nomination: %d nomination buttons, %d of them greyed; want all ten kept and greyed", all, grey)
 		}
