@@ -127,6 +127,7 @@ func (a *answer) drawState(st *hostview.State, waiting int) {
 	}()
 	drawn := *st
 	drawn.In.Version = base.In.Version + int64(waiting)
+	drawn.In.Page = true // the page sends its actions' keys and versions itself
 	var b strings.Builder
 	if err := hostview.Render(&b, hostview.Build(&drawn, cat, newKey)); err != nil {
 		a.Error = cat.T(lang, "host.engine_failed")

@@ -154,8 +154,10 @@ type View struct {
 	SkipBM int
 	// WarningsMatter: warnings are the discipline scale (home-ua), so each seat gets a warning button.
 	WarningsMatter bool
-	// NewKey gives each action's form a fresh idempotency key.
+	// NewKey gives each action's form a fresh idempotency key (none on a page drawn by the page's engine).
 	NewKey func() string
+	// FormVersion is the version the forms of actions name ("" on a page drawn by the page's engine).
+	FormVersion string
 	// L are the words every seat card repeats.
 	L Labels
 	// Clock is the first step's time limit as the timer shows it ("1:00"), "" when it has none: the timer is drawn
@@ -178,7 +180,11 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 	res := g.Result()
 	v := &View{Lang: in.Lang, cat: cat, GameID: in.Game, Rated: in.Rated, SavedAt: in.Saved, IsAdmin: in.IsAdmin, IsChief: in.IsChief,
 		Version: in.Version, Live: in.Live, Error: in.Error, Next: next, Allowed: map[string]bool{},
-		Finished: g.Finished(), HasPoints: rs.HasPoints(), WarningsMatter: rs.Mute == mafia.MuteWarnings, Audit: in.Audit, NewKey: newKey}
+		Finished: g.Finished(), HasPoints: rs.HasPoints(), WarningsMatter: rs.Mute == mafia.MuteWarnings, Audit: in.Audit, NewKey: newKey,
+		FormVersion: strconv.FormatInt(in.Version, 10)}
+	if in.Page {
+		v.NewKey, v.FormVersion = func() string { return "" }, ""
+	}
 	v.RulesName = RulesTitle(cat, in.Lang, rs)
 	v.Secret = !v.Finished
 	phase, num := g.Phase()

@@ -509,3 +509,53 @@ func TestNominationButtonsStay(t *testing.T) {
 		}
 	}
 }
+
+// TestPageDrawnForms: the page the host page's engine draws has the forms of actions and the undo without a key
+// or a version (the page sends its own), so that a form the action did not change stays the same node; the
+// server's page has both in every one, and the forms the page leaves to the server (saving) keep the version.
+func TestPageDrawnForms(t *testing.T) {
+	form := regexp.MustCompile(`<form method="post" action="/games/1/([a-z-]+)"[^>]*>\s*(?:<input type="hidden" name="version" value="([^"]*)"><input type="hidden" name="key" value="([^"]*)">)?`)
+	forms := func(page string) (acts, keyed, versioned, saves int) {
+		for _, m := range form.FindAllStringSubmatch(page, -1) {
+			switch m[1] {
+			case "act", "undo":
+				acts++
+				if m[3] != "" {
+					keyed++
+				}
+				if m[2] != "" {
+					versioned++
+				}
+			case "save":
+				if m[2] == "" {
+					t.Errorf("a save form without the game's version")
+				}
+				saves++
+			}
+		}
+		return
+	}
+	day := join(mafia.Day(), speeches(1, 1))
+	end := join(mafia.Day(), speeches(1, 1), mafia.TeamLoss(7)) // the black team loses: the game is over, to be saved
+	for _, c := range []struct {
+		what   string
+		events []mafia.Event
+	}{{"a day", day}, {"the end", end}} {
+		st := game(t, "fiim-2025-club", tenRoles, c.events...)
+		_, server := build(t, st)
+		st.In.Page = true
+		_, page := build(t, st)
+		acts, keyed, versioned, saves := forms(server)
+		if acts < 2 || keyed != acts || versioned != acts {
+			t.Errorf("%s, the server's page: %d forms of actions, %d with a key, %d with a version", c.what, acts, keyed, versioned)
+		}
+		pActs, pKeyed, pVersioned, pSaves := forms(page)
+		if pActs != acts || pKeyed != 0 || pVersioned != 0 || pSaves != saves {
+			t.Errorf("%s, the page's engine: %d forms of actions (server %d), %d with a key, %d with a version, %d saves (server %d)",
+				c.what, pActs, acts, pKeyed, pVersioned, pSaves, saves)
+		}
+		if c.what == "the end" && saves != 2 {
+			t.Errorf("the end: %d save forms, want 2 (rated and normal)", saves)
+		}
+	}
+}

@@ -391,7 +391,8 @@ func (a *appTest) device() *appBrowser {
 func (a *appTest) server() *club.State { return serverRecord(a.t, a.site, a.host, a.id) }
 
 // sameDrawing checks that the engine in the browser draws the page exactly as the server drew it (the forms' fresh
-// idempotency keys aside): one view, not two.
+// idempotency keys aside, and the versions in the forms of actions, which the page's engine leaves out): one view,
+// not two.
 func sameDrawing(t *testing.T, b *appBrowser) {
 	t.Helper()
 	diff := evalAsync[string](b.hostBrowser, `mafiaclubHost.engine('draw').then(text => {
@@ -399,6 +400,7 @@ func sameDrawing(t *testing.T, b *appBrowser) {
 	  t.innerHTML = text.html;
 	  const mine = t.content.querySelector('#game'), server = document.getElementById('game').cloneNode(true);
 	  for (const root of [mine, server]) { root.querySelectorAll('input[name=key]').forEach(i => i.value = ''); root.removeAttribute('data-app'); }
+	  server.querySelectorAll('form[action$="/act"] input[name=version], form[action$="/undo"] input[name=version]').forEach(i => i.value = '');
 	  server.querySelectorAll('.step.active').forEach(e => e.classList.remove('active'));
 	  server.querySelectorAll('[class=""]').forEach(e => e.removeAttribute('class'));
 	  for (const root of [mine, server]) { const timer = root.querySelector('#timer'); if (timer) { timer.hidden = true; root.querySelector('#clock').textContent = '0:00'; root.querySelector('#clock').className = 'clock'; } }
@@ -895,6 +897,27 @@ func TestE2EHostAppTapKeptAtOnce(t *testing.T) {
 	st := a.server()
 	if got := len(st.Record.Events); got != int(v)+1 || st.Record.Events[got-1].Type != mafia.EvDay {
 		t.Fatalf("the server has %d events (the last %v), want %d ending with the day", got, st.Record.Events[got-1].Type, v+1)
+	}
+}
+
+// TestE2EHostAppBackForwardCache: a host page the browser restores from its back-forward cache (the host went to
+// another page and came back) shows the game as it was when he left, its live stream closed, and its forms, drawn
+// by the page's engine, carry no version for a plain post; it loads the game again. The restore is the event the
+// browser fires for it (whether Chromium keeps this page in the cache depends on its open connections).
+func TestE2EHostAppBackForwardCache(t *testing.T) {
+	b := startAppTest(t).open()
+	b.tap("wake the city", "#act-day")
+	b.until("saved", `mafiaclubHost.pending() === 0`, 10*time.Second)
+	eval[bool](b.hostBrowser, `window.__old = true, window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true })), true`)
+	b.until("the game loaded again", `!window.__old && !!window.mafiaclubHost && mafiaclubHost.ready()`, 20*time.Second)
+	if v := b.version(); v != 1 {
+		t.Fatalf("after the reload the page shows version %d, want 1", v)
+	}
+	// a page shown the ordinary way is not loaded again
+	eval[bool](b.hostBrowser, `window.__old = true, window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: false })), true`)
+	time.Sleep(300 * time.Millisecond)
+	if !eval[bool](b.hostBrowser, `window.__old === true`) {
+		t.Fatal("a pageshow not from the back-forward cache reloaded the page")
 	}
 }
 

@@ -182,6 +182,9 @@
     window.location.replace('/games/' + gameId);
   });
   window.addEventListener('pagehide', function () { if (live) { live.close(); } });
+  // a page the browser kept in its back-forward cache shows the game as it was, its stream closed, and (drawn by
+  // the engine) forms with no version for a plain post: the game is loaded again
+  window.addEventListener('pageshow', function (e) { if (e.persisted) { window.location.reload(); } });
 
   bindPlan();
   bindRoles();
