@@ -31,10 +31,10 @@ type SeatView struct {
 	// are reflective, and slow in the browser's WebAssembly): the forms, each with its own idempotency key, and the
 	// badges' words.
 	CanNominate, CanShoot, CanCheck, CanHeal, CanFoul, CanWarn bool
-	// ShowNominate: the card shows its nomination button, greyed when CanNominate is false. While the day's
-	// speeches go on every seat in the game keeps its button, so that a nomination or "next speaker" only greys or
-	// lights the buttons: taking ten forms out of the page and putting them back made "next speaker" the slowest tap
-	// (10-14 ms to draw here, against 3-5 ms now).
+	// ShowNominate: the card shows its nomination button, greyed when CanNominate is false. From the plan's first
+	// regular speech of a day to the vote every seat in the game keeps its button, so that a nomination or "next
+	// speaker" only greys or lights the buttons: taking ten forms out of the page and putting them back made "next
+	// speaker" the slowest tap (10-14 ms to draw here, against 3-5 ms now).
 	ShowNominate                                               bool
 	KeyNominate, KeyShoot, KeyCheck, KeyHeal, KeyFoul, KeyWarn string
 	FoulsText, WarningsText, ShootLabel                        string
@@ -158,6 +158,8 @@ type View struct {
 	NewKey func() string
 	// FormVersion is the version the forms of actions name ("" on a page drawn by the page's engine).
 	FormVersion string
+	// speeches: the day's regular speeches are under way or in the plan (nominations may come)
+	speeches bool
 	// L are the words every seat card repeats.
 	L Labels
 	// Clock is the first step's time limit as the timer shows it ("1:00"), "" when it has none: the timer is drawn
@@ -241,6 +243,7 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 			sv.Key = fmt.Sprintf("g%d-%s%d-%s-%d", in.Game, phase, num, ps.Step, ps.Seat)
 		}
 		v.Steps = append(v.Steps, sv)
+		v.speeches = v.speeches || ps.Step == mafia.StepSpeech
 		if ps.Step == mafia.StepSpeech && ps.Current {
 			for j := range v.Seats {
 				v.Seats[j].Speaking = v.Seats[j].N == ps.Seat
@@ -390,7 +393,7 @@ func (v *View) seatCards() {
 			continue
 		}
 		s.CanNominate = v.Allowed["nominate"] && s.Alive && !s.Nominated
-		s.ShowNominate = s.CanNominate || v.Speaker != 0 && s.Alive
+		s.ShowNominate = s.CanNominate || s.Alive && (v.Speaker != 0 || v.speeches)
 		s.CanShoot = v.Allowed["shot"] && len(v.Shooters) > 0 && s.Alive
 		s.CanCheck = v.Checker != 0 && s.Alive && s.N != v.Checker
 		s.CanHeal = v.Healer != 0 && s.Alive

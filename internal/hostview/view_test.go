@@ -471,10 +471,10 @@ func wantAnnounce(t *testing.T, rules string, events []mafia.Event, want []strin
 	}
 }
 
-// TestNominationButtonsStay: while the day's speeches go on, every seat in the game keeps its nomination button;
+// TestNominationButtonsStay: through the day's speeches, every seat in the game keeps its nomination button;
 // once the speaker has nominated they are greyed (disabled, with no idempotency key to send), in the page as the
-// server draws it for a browser without script too, and lit again for the next speaker. Outside the speeches
-// (before the first, in the vote) the cards have none.
+// server draws it for a browser without script too, and lit again for the next speaker. They are there, greyed,
+// from the morning (the first speech is in the plan); at night and in the vote the cards have none.
 func TestNominationButtonsStay(t *testing.T) {
 	buttons := regexp.MustCompile(`<input type="hidden" name="key" value="([^"]*)"><input type="hidden" name="type" value="nominate">(?:<input[^>]*>)*<button class="seat-main" name="act" value="nominate"( disabled)?>`)
 	count := func(page string) (all, grey int) {
@@ -496,7 +496,8 @@ func TestNominationButtonsStay(t *testing.T) {
 		events    []mafia.Event
 		all, grey int
 	}{
-		{"the morning, before the first speech", join(mafia.Day()), 0, 0},
+		{"the night", join(), 0, 0},
+		{"the morning, before the first speech", join(mafia.Day()), 10, 10},
 		{"#1 speaks", join(mafia.Day(), speeches(1, 1)), 10, 0},
 		{"#1 has nominated #3", join(mafia.Day(), speeches(1, 1), mafia.Nominate(1, 3)), 10, 10},
 		{"#2 speaks: all but the nominated #3", join(mafia.Day(), speeches(1, 1), mafia.Nominate(1, 3), speeches(2, 2)), 10, 1},
