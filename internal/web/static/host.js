@@ -487,6 +487,7 @@
   });
 
   // -- the host's action: shown at once (drawn ahead) or applied and drawn by the engine, then kept and sent --
+  var actionFields = ['key', 'version'].map(function (n) { return '#game form[action$="/act"] input[name=' + n + '], #game form[action$="/undo"] input[name=' + n + ']'; }).join(', ');
   function formOf(f, submitter) {
     var data = new URLSearchParams(new FormData(f, submitter));
     data.delete('key'); data.delete('version'); data.delete('act');
@@ -773,6 +774,9 @@
       });
     }).then(function () {
       app = true;
+      // from now on the page sends its actions' keys and versions itself: the forms of the server's page lose
+      // theirs, as the engine draws them, so that the first tap's morph passes by the forms it does not change
+      Array.prototype.forEach.call(document.querySelectorAll(actionFields), function (i) { i.value = ''; });
       status();
       host.setAttribute('data-app', 'ready');
       performance.mark('engine-ready');
