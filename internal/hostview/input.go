@@ -31,8 +31,8 @@ type Input struct {
 	Dealt bool `json:"dealt,omitempty"`
 	// Page: drawn by the host page's own engine. The forms of actions (and the undo), which the page reads and
 	// sends itself with their key and version, carry neither, so that a form the action did not change is the
-	// same node as before and the page's morph passes it by; the forms the page leaves to the server (save,
-	// reopen) keep the version.
+	// same node as before and the page's morph passes it by; the forms the page leaves to the server (saving)
+	// keep the version.
 	Page bool `json:"-"`
 }
 

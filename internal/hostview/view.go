@@ -32,9 +32,9 @@ type SeatView struct {
 	// badges' words.
 	CanNominate, CanShoot, CanCheck, CanHeal, CanFoul, CanWarn bool
 	// ShowNominate: the card shows its nomination button, greyed when CanNominate is false. From the plan's first
-	// regular speech of a day to the vote every seat in the game keeps its button, so that a nomination or "next
-	// speaker" only greys or lights the buttons: taking ten forms out of the page and putting them back made "next
-	// speaker" the slowest tap (10-14 ms to draw here, against 3-5 ms now).
+	// regular speech of a day to its last one every seat in the game keeps its button, so that a nomination or
+	// "next speaker" only greys or lights the buttons: taking ten forms out of the page and putting them back made
+	// "next speaker" the slowest tap (10-14 ms to draw here).
 	ShowNominate                                               bool
 	KeyNominate, KeyShoot, KeyCheck, KeyHeal, KeyFoul, KeyWarn string
 	FoulsText, WarningsText, ShootLabel                        string

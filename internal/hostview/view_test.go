@@ -513,7 +513,8 @@ func TestNominationButtonsStay(t *testing.T) {
 
 // TestPageDrawnForms: the page the host page's engine draws has the forms of actions and the undo without a key
 // or a version (the page sends its own), so that a form the action did not change stays the same node; the
-// server's page has both in every one, and the forms the page leaves to the server (saving) keep the version.
+// server's page has both in every one it offers (here no button is greyed), and the forms the page leaves to the
+// server (saving) keep the version.
 func TestPageDrawnForms(t *testing.T) {
 	form := regexp.MustCompile(`<form method="post" action="/games/1/([a-z-]+)"[^>]*>\s*(?:<input type="hidden" name="version" value="([^"]*)"><input type="hidden" name="key" value="([^"]*)">)?`)
 	forms := func(page string) (acts, keyed, versioned, saves int) {

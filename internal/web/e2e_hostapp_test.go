@@ -395,6 +395,10 @@ func (a *appTest) server() *club.State { return serverRecord(a.t, a.site, a.host
 // not two.
 func sameDrawing(t *testing.T, b *appBrowser) {
 	t.Helper()
+	// the page's own forms of actions: blanked once its engine runs, as the engine draws them
+	if n := b.count(`form[action$="/act"] input[name=version]:not([value=""]), form[action$="/undo"] input[name=version]:not([value=""])`); n != 0 {
+		t.Fatalf("%d forms of actions still carry a version once the engine runs", n)
+	}
 	diff := evalAsync[string](b.hostBrowser, `mafiaclubHost.engine('draw').then(text => {
 	  const t = document.createElement('template');
 	  t.innerHTML = text.html;
@@ -900,10 +904,43 @@ func TestE2EHostAppTapKeptAtOnce(t *testing.T) {
 	}
 }
 
+// TestE2EHostAppSaveAsksFirst: at the end of a game "save" asks first, once; a "no" leaves the host in the table
+// app, where the next action (an undo) is taken at once as before, and a "yes" saves the game.
+func TestE2EHostAppSaveAsksFirst(t *testing.T) {
+	const teamLoss = `(f => (f.elements.reason.value = 'the team talked at night', f.requestSubmit(), true))(document.querySelector('input[name=type][value=team_loss]').form)`
+	a := startAppTest(t)
+	b := a.open()
+	b.tap("wake the city", "#act-day")
+	eval[bool](b.hostBrowser, `window.__asked = 0, window.__answer = true, window.confirm = () => (window.__asked++, window.__answer), true`)
+	v := b.version()
+	eval[bool](b.hostBrowser, teamLoss)
+	b.until("the game over", fmt.Sprintf(`!!document.getElementById('winner') && +document.getElementById('game').dataset.version === %d`, v+1), 10*time.Second)
+	b.until("saved", `mafiaclubHost.pending() === 0`, 10*time.Second)
+	eval[bool](b.hostBrowser, `window.__asked = 0, window.__answer = false, window.__sameDocument = true, true`)
+	b.do("save: no", chromedp.Click(chromedp.CSS(`form[action$="/save"] button`)))
+	time.Sleep(300 * time.Millisecond)
+	if asked, ready := eval[int](b.hostBrowser, `window.__asked`), eval[bool](b.hostBrowser, `window.__sameDocument === true && mafiaclubHost.ready()`); asked != 1 || !ready {
+		t.Fatalf("save, answered no: asked %d times (want 1); still the table app: %v", asked, ready)
+	}
+	eval[bool](b.hostBrowser, `document.getElementById('undo').open = true, true`)
+	b.tap("undo the team's loss", "#undo-yes")
+	b.until("the undo saved", `mafiaclubHost.pending() === 0 && !document.getElementById('winner')`, 10*time.Second)
+	if got := a.server().Record.Events; len(got) != 1 {
+		t.Fatalf("after the undo the server has %d events, want 1 (the day)", len(got))
+	}
+	eval[bool](b.hostBrowser, `window.__answer = true`)
+	eval[bool](b.hostBrowser, teamLoss)
+	b.until("the game over again", `!!document.getElementById('winner') && mafiaclubHost.pending() === 0`, 10*time.Second)
+	eval[bool](b.hostBrowser, `window.__asked = 0, true`)
+	b.do("save: yes", chromedp.Click(chromedp.CSS(`form[action$="/save"] button`)))
+	b.until("the game saved", `!!document.getElementById('saved')`, 10*time.Second)
+}
+
 // TestE2EHostAppBackForwardCache: a host page the browser restores from its back-forward cache (the host went to
-// another page and came back) shows the game as it was when he left, its live stream closed, and its forms, drawn
-// by the page's engine, carry no version for a plain post; it loads the game again. The restore is the event the
-// browser fires for it (whether Chromium keeps this page in the cache depends on its open connections).
+// another page and came back) would show the game as it was when he left, its live stream closed, and its forms,
+// drawn by the page's engine, with no version for a plain post; it loads the game again. The test fires the event
+// the browser fires for a restore: whether Chromium keeps this page in the cache at all depends on its open
+// connections.
 func TestE2EHostAppBackForwardCache(t *testing.T) {
 	b := startAppTest(t).open()
 	b.tap("wake the city", "#act-day")

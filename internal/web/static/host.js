@@ -184,7 +184,7 @@
   window.addEventListener('pagehide', function () { if (live) { live.close(); } });
   // a page the browser kept in its back-forward cache shows the game as it was, its stream closed, and (drawn by
   // the engine) forms with no version for a plain post: the game is loaded again
-  window.addEventListener('pageshow', function (e) { if (e.persisted) { window.location.reload(); } });
+  window.addEventListener('pageshow', function (e) { if (e.persisted) { window.location.replace('/games/' + gameId); } });
 
   bindPlan();
   bindRoles();
@@ -293,14 +293,14 @@
   }
   // morph makes the old element like the fresh one, touching only what differs, so that a tap costs the browser
   // little layout work: equal subtrees are kept, lists that grew get their new items appended. Form fields are
-  // always taken fresh (their keys and versions change with each action, and a ticked box must not survive).
+  // always taken fresh (a form's hidden fields change with the game, and a ticked box must not survive).
   function morph(old, fresh) {
     if (old.isEqualNode(fresh)) {
       if (old.nodeName === 'INPUT' && old.checked !== fresh.checked) { old.checked = fresh.checked; }
       return;
     }
     if (old.nodeName === 'INPUT' && fresh.nodeName === 'INPUT' && old.type === 'hidden' && fresh.type === 'hidden' && old.name === fresh.name) {
-      old.value = fresh.value; // a form's new key or version: no layout to redo
+      old.value = fresh.value; // a hidden field's new value (a speaker, a version): no layout to redo
       return;
     }
     if (old.nodeType !== 1 || old.nodeName !== fresh.nodeName || old.id !== fresh.id || /^(INPUT|SELECT|TEXTAREA)$/.test(old.nodeName)) {
@@ -352,6 +352,7 @@
       focused.blur();
     }
     morph(old, fresh);
+    if (!app) { plainForms(); } // drawn before the table app runs (kept actions replayed at its start)
     bindPlan();
     bindRoles();
     status();
@@ -487,6 +488,12 @@
   });
 
   // -- the host's action: shown at once (drawn ahead) or applied and drawn by the engine, then kept and sent --
+  // the fields of the forms of actions and the undo that the page fills in itself when it sends them: blank while
+  // the table app runs, as the engine draws them; plainForms fills them for a plain post (the confirmed version:
+  // a post over actions not yet sent is refused as a conflict)
+  function plainForms() {
+    Array.prototype.forEach.call(document.querySelectorAll(actionFields), function (i) { i.value = i.name === 'key' ? newKey() : base.version; });
+  }
   var actionFields = ['key', 'version'].map(function (n) { return '#game form[action$="/act"] input[name=' + n + '], #game form[action$="/undo"] input[name=' + n + ']'; }).join(', ');
   function formOf(f, submitter) {
     var data = new URLSearchParams(new FormData(f, submitter));
@@ -572,6 +579,10 @@
       call('t', 'host.needs_network').then(function (text) { say(text); });
       return;
     }
+    // asked here, before the page leaves the table app: a "no" keeps it (its forms are the engine's, with no
+    // version for a plain post), and the site's script does not ask again
+    e.stopImmediatePropagation();
+    if (confirmText && !window.confirm(confirmText)) { e.preventDefault(); return; }
     app = null; // the page is left for the server's answer
     if (live) { live.close(); }
   }, true);
@@ -791,7 +802,7 @@
   }
   // warm runs the morph over copies of the seat cards, each into the next, one pair per idle moment: a page's
   // first morph runs cold (the script's code and the DOM's bindings not yet compiled). The host's first tap morphed
-  // in 19-35 ms here; warmed, in 6-11 ms (later taps: 2-4 ms). The copies are not in the page: nothing is laid out.
+  // in 19-35 ms here; warmed, in 6-11 ms (later taps: 1-4 ms). The copies are not in the page: nothing is laid out.
   function warm(i) {
     var seats = document.querySelectorAll('#seats > .seat');
     if (i + 1 >= seats.length) { return; }
