@@ -703,6 +703,7 @@ func TestE2EHostAppTapTimes(t *testing.T) {
 		len(parts), ahead, summarize(drawn), summarize(frame), summarize(screen[false]), summarize(eng), summarize(work))
 	t.Logf("%d taps on nothing: frame begun %s; on the screen %s (0: under 16 ms); on the screen 16 ms or more after the tap: %d of %d taps, %d of %d taps on nothing",
 		noops, summarize(nFrame), summarize(screen[true]), late(screen[false]), taps, late(screen[true]), noops)
+	t.Logf("the engine drew %d pages ahead in the game", eval[int](b.hostBrowser, `mafiaclubHost.drawnAhead()`))
 }
 
 // TestE2EHostAppLoadTimes measures the host page's first load (nothing cached) and a cached load: the page shown
