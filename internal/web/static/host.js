@@ -352,7 +352,7 @@
       focused.blur();
     }
     morph(old, fresh);
-    if (!app) { plainForms(); } // drawn before the table app runs (kept actions replayed at its start)
+    if (!app) { actionFields(true); } // drawn before the table app runs (kept actions replayed at its start)
     bindPlan();
     bindRoles();
     status();
@@ -488,13 +488,13 @@
   });
 
   // -- the host's action: shown at once (drawn ahead) or applied and drawn by the engine, then kept and sent --
-  // the fields of the forms of actions and the undo that the page fills in itself when it sends them: blank while
-  // the table app runs, as the engine draws them; plainForms fills them for a plain post (the confirmed version:
-  // a post over actions not yet sent is refused as a conflict)
-  function plainForms() {
-    Array.prototype.forEach.call(document.querySelectorAll(actionFields), function (i) { i.value = i.name === 'key' ? newKey() : base.version; });
+  // actionFields sets the key and version fields of the forms of actions and the undo, which the page fills in
+  // itself when it sends them: blank while the table app runs, as the engine draws them; for a plain post (plain),
+  // a fresh key and the confirmed version (a post over actions not yet sent is refused as a conflict)
+  function actionFields(plain) {
+    var fields = document.querySelectorAll(['act', 'undo'].map(function (a) { return '#game form[action$="/' + a + '"] input[name=key], #game form[action$="/' + a + '"] input[name=version]'; }).join(', '));
+    Array.prototype.forEach.call(fields, function (i) { i.value = !plain ? '' : i.name === 'key' ? newKey() : base.version; });
   }
-  var actionFields = ['key', 'version'].map(function (n) { return '#game form[action$="/act"] input[name=' + n + '], #game form[action$="/undo"] input[name=' + n + ']'; }).join(', ');
   function formOf(f, submitter) {
     var data = new URLSearchParams(new FormData(f, submitter));
     data.delete('key'); data.delete('version'); data.delete('act');
@@ -787,14 +787,14 @@
       app = true;
       // from now on the page sends its actions' keys and versions itself: the forms of the server's page lose
       // theirs, as the engine draws them, so that the first tap's morph passes by the forms it does not change
-      Array.prototype.forEach.call(document.querySelectorAll(actionFields), function (i) { i.value = ''; });
+      actionFields(false);
       status();
       host.setAttribute('data-app', 'ready');
       performance.mark('engine-ready');
       pump();
       // drawing the page's actions ahead while the page is idle also has the browser compile the engine's code,
       // which it does as it first runs it: the host's first tap does not pay for that (a quarter of a second here)
-      (window.requestIdleCallback || setTimeout)(function () {
+      idle(function () {
         resetAhead();
         warm(0);
       });
@@ -803,13 +803,14 @@
   // warm runs the morph over copies of the seat cards, each into the next, one pair per idle moment: a page's
   // first morph runs cold (the script's code and the DOM's bindings not yet compiled). The host's first tap morphed
   // in 19-35 ms here; warmed, in 6-11 ms (later taps: 1-4 ms). The copies are not in the page: nothing is laid out.
+  function idle(f) { return (window.requestIdleCallback || setTimeout)(f); }
   function warm(i) {
     var seats = document.querySelectorAll('#seats > .seat');
     if (i + 1 >= seats.length) { return; }
     var a = seats[i].cloneNode(true), b = seats[i + 1].cloneNode(true);
     a.removeAttribute('id'); b.removeAttribute('id');
     morph(a, b);
-    (window.requestIdleCallback || setTimeout)(function () { warm(i + 1); });
+    idle(function () { warm(i + 1); });
   }
   startEngine().catch(function (err) {
     app = null;
