@@ -73,6 +73,16 @@ func ErrorCode(err error) Code {
 var ErrRecorded = &Error{Code: Conflict, Message: "this action is recorded already"}
 
 // Role is what an account may do. Each role includes those before it.
+// ErrKeyReused refuses an action whose idempotency key the game has recorded with another action: nothing is
+// recorded, and the request is not a retry of the first (a page that reuses its keys is wrong; it reloads).
+var ErrKeyReused = Errorf(Rejected, "this action's key was used for another action; nothing was recorded: reload the page")
+
+// ActionKey is a host action's idempotency key (not "", when the request has one) and the digest of the action it
+// names, so that a retry is told from another action sent under the same key.
+type ActionKey struct {
+	Key, Digest string
+}
+
 type Role string
 
 // The roles.
@@ -175,7 +185,7 @@ type AuditEntry struct {
 	At     time.Time
 	By     int64
 	ByName string
-	Action string // "undo", "save_rated", "save_normal", "reopen"
+	Action string // "undo", "save_rated", "save_normal", "reopen", "take_over"
 	Detail string
 }
 
@@ -227,10 +237,16 @@ type Store interface {
 	Events(ctx context.Context, gameID int64) ([]StoredEvent, error)
 	// Append adds events at the end of a live game's log if its version is still version, raising it by one,
 	// all in one transaction. A changed version is a Conflict; a saved game is Closed. key, when not "", is the
-	// action's idempotency key: a key the game has recorded already is ErrRecorded, and nothing is written.
-	Append(ctx context.Context, gameID, version int64, key string, events []StoredEvent) error
-	// ActionRecorded reports whether a game has recorded the action of an idempotency key.
-	ActionRecorded(ctx context.Context, gameID int64, key string) (bool, error)
+	// action's idempotency key and the digest of the action it names: a key the game has recorded already is
+	// ErrRecorded when it was recorded with the same digest (or with none) and ErrKeyReused with another, and
+	// nothing is written.
+	Append(ctx context.Context, gameID, version int64, key ActionKey, events []StoredEvent) error
+	// ActionRecorded reports whether a game has recorded the action of an idempotency key, and the digest of the
+	// action it was recorded with ("" for one recorded before digests were kept).
+	ActionRecorded(ctx context.Context, gameID int64, key string) (digest string, ok bool, err error)
+	// TakeOver makes to the host of a game whose host is from, and logs it; it reports false, logging nothing,
+	// when the game's host is no longer from (another took it over first).
+	TakeOver(ctx context.Context, gameID, from, to int64, audit AuditEntry) (bool, error)
 	// Undo removes the last event of a live game's log if its version is still version, and logs it.
 	Undo(ctx context.Context, gameID, version int64, audit AuditEntry) (StoredEvent, error)
 	// SetStatus saves or reopens a game at version, with its winner, and logs it. Saving stores the seats'

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	crand "crypto/rand"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -156,6 +158,9 @@ func (s *Games) start(ctx context.Context, u *User, rules string, options map[st
 	if more != nil {
 		more(g)
 	}
+	if Seated(u, g) {
+		return nil, ErrHostSeated
+	}
 	if err := s.store.CreateGame(ctx, g); err != nil {
 		return nil, err
 	}
@@ -181,8 +186,10 @@ func buildRecord(rules string, opts map[string][]byte, seats []Seat, events []re
 	return record.Build(rules, raw, rs, events)
 }
 
-// Load returns a game with its record and the engine's state, for a host. A tournament game that is still being
-// played is shown only to its table's judge and the chief judge: its roles are hidden from everyone else.
+// Load returns a game with its record and the engine's state, for a host. Nobody seated at a live game's table
+// is shown it until its result is known, whatever his role (a host or an admin who plays that night): its
+// roles, shots and checks are hidden from its players (ErrSeated). A tournament game that is still being played is
+// shown only to its table's judge and the chief judge: its roles are hidden from everyone else.
 func (s *Games) Load(ctx context.Context, u *User, id int64) (*State, error) {
 	if err := need(u, RoleHost); err != nil {
 		return nil, err
@@ -191,12 +198,63 @@ func (s *Games) Load(ctx context.Context, u *User, id int64) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	if st.Game.StageID != 0 && !st.Play.Finished() {
-		if err := s.tours.mayHost(ctx, u, st.Game); err != nil {
-			return nil, err
+	if st.Game.Status == GameLive && !st.Play.Finished() {
+		if Seated(u, st.Game) {
+			return nil, ErrSeated
+		}
+		if st.Game.StageID != 0 {
+			if err := s.tours.mayHost(ctx, u, st.Game); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return st, nil
+}
+
+// ErrSeated refuses a game's host pages and actions to one of its players: the account's player profile sits at
+// the table of this live game. Another host runs it.
+var ErrSeated = Errorf(Forbidden, "you sit at this table: its host's pages are closed to you while the game is played; another host runs it")
+
+// Seated reports whether u's player profile sits at g's table.
+func Seated(u *User, g *Game) bool {
+	if u == nil || u.PlayerID == 0 {
+		return false
+	}
+	for _, st := range g.Seats {
+		if st.PlayerID == u.PlayerID {
+			return true
+		}
+	}
+	return false
+}
+
+// mayChange checks that u may change live game g: a host not seated at its table (ErrSeated, even once the result
+// is known: the points and the save are another host's), and for a tournament game its table's judge or the chief
+// judge.
+func (s *Games) mayChange(ctx context.Context, u *User, g *Game) error {
+	if err := need(u, RoleHost); err != nil {
+		return err
+	}
+	if g.Status == GameLive && Seated(u, g) {
+		return ErrSeated
+	}
+	return s.tours.mayHost(ctx, u, g)
+}
+
+// takeOver records that u, a host other than the game's, takes the game over with the change he is making (a host
+// who relieves another, or who runs the table from his own device): the game is his from now on, and the
+// chronology says who took it over from whom and when. Two hosts taking it over at once are logged once each
+// only when each really took it from the other.
+func (s *Games) takeOver(ctx context.Context, u *User, g *Game) error {
+	if g.HostID == u.ID {
+		return nil
+	}
+	from := ""
+	if prev, err := s.store.User(ctx, g.HostID); err == nil {
+		from = prev.Name
+	}
+	_, err := s.store.TakeOver(ctx, g.ID, g.HostID, u.ID, AuditEntry{At: s.now(), By: u.ID, Action: "take_over", Detail: from})
+	return err
 }
 
 // List lists games for a host: live or saved (status), of a club night (nightID, 0 for all), newest first.
@@ -310,20 +368,24 @@ func (s *Games) ActOnce(ctx context.Context, u *User, st *State, version int64, 
 	if len(events) == 0 {
 		return nil, Errorf(Invalid, "no action")
 	}
+	digest := actionDigest(events)
 	if key != "" {
-		done, err := s.store.ActionRecorded(ctx, st.Game.ID, key)
+		recorded, done, err := s.store.ActionRecorded(ctx, st.Game.ID, key)
 		if err != nil {
 			return st, err
 		}
 		if done {
-			if err := s.tours.mayHost(ctx, u, st.Game); err != nil {
+			if err := s.mayChange(ctx, u, st.Game); err != nil {
 				return nil, err
+			}
+			if recorded != "" && recorded != digest {
+				return st, ErrKeyReused
 			}
 			return s.load(ctx, st.Game.ID)
 		}
 	}
 	id := st.Game.ID
-	if err := s.tours.mayHost(ctx, u, st.Game); err != nil {
+	if err := s.mayChange(ctx, u, st.Game); err != nil {
 		return nil, err
 	}
 	if st.Game.Status != GameLive {
@@ -354,7 +416,10 @@ func (s *Games) ActOnce(ctx context.Context, u *User, st *State, version int64, 
 		e.At = at.Format(time.RFC3339)
 		stored[i] = StoredEvent{Seq: len(st.Log) + i + 1, JSON: record.EncodeEvent(e), At: at, By: u.ID}
 	}
-	if err := s.store.Append(ctx, id, version, key, stored); err != nil {
+	if err := s.takeOver(ctx, u, st.Game); err != nil {
+		return st, err
+	}
+	if err := s.store.Append(ctx, id, version, ActionKey{Key: key, Digest: digest}, stored); err != nil {
 		if errors.Is(err, ErrRecorded) { // the same key, committed by a request that ran alongside
 			return s.load(ctx, id)
 		}
@@ -370,12 +435,27 @@ func (s *Games) ActOnce(ctx context.Context, u *User, st *State, version int64, 
 	g := *st.Game
 	g.Version++
 	g.Events += len(stored)
+	g.HostID = u.ID
 	rec := *st.Record
 	rec.Events = append(append(make([]record.Event, 0, len(rec.Events)+len(events)), rec.Events...), recorded(stored, len(g.Seats))...)
 	next := &State{Game: &g, Log: append(append([]StoredEvent(nil), st.Log...), stored...), Record: &rec, Play: play}
 	s.cache.put(next) // the page that follows is drawn from it, without reading and replaying the log again
 	return next, nil
 }
+
+// actionDigest is the digest of an action as the request names it (its events before the server adds their time
+// and moment): a retry of the same request has the same, another action under the same key another.
+func actionDigest(events []record.Event) string {
+	h := sha256.New()
+	for _, e := range events {
+		h.Write(record.EncodeEvent(e))
+		h.Write([]byte{'\n'})
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// ErrHostSeated refuses a game whose host would sit at its table: he would see the cards he plays against.
+var ErrHostSeated = Errorf(Invalid, "you cannot host a game you play in: another host starts it")
 
 // recorded decodes the events just stored (they were encoded from checked events, so they decode).
 func recorded(stored []StoredEvent, n int) []record.Event {
@@ -399,7 +479,7 @@ func (s *Games) prepare(ctx context.Context, u *User, role Role, id, version int
 		return nil, err
 	}
 	if role != RoleAdmin { // an admin's reopening is his own power; the table is its judge's
-		if err := s.tours.mayHost(ctx, u, st.Game); err != nil {
+		if err := s.mayChange(ctx, u, st.Game); err != nil {
 			return nil, err
 		}
 	}
@@ -425,6 +505,9 @@ func (s *Games) Undo(ctx context.Context, u *User, id, version int64) (*State, e
 		return st, Errorf(Invalid, "there is nothing to undo")
 	}
 	last := st.Log[len(st.Log)-1]
+	if err := s.takeOver(ctx, u, st.Game); err != nil {
+		return st, err
+	}
 	if _, err := s.store.Undo(ctx, id, version, AuditEntry{At: s.now(), By: u.ID, Action: "undo", Detail: string(last.JSON)}); err != nil {
 		if ErrorCode(err) == Conflict {
 			if fresh, lerr := s.load(ctx, id); lerr == nil {
@@ -453,6 +536,9 @@ func (s *Games) Save(ctx context.Context, u *User, id, version int64, rated bool
 	g.Rated = rated
 	results, err := ResultsOf(&g, st.Record, st.Play)
 	if err != nil {
+		return st, err
+	}
+	if err := s.takeOver(ctx, u, st.Game); err != nil {
 		return st, err
 	}
 	err = s.store.SetStatus(ctx, id, version, GameSaved, rated, st.Play.Winner().String(), results, AuditEntry{At: s.now(), By: u.ID, Action: action})

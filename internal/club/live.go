@@ -53,6 +53,26 @@ type Broadcast struct {
 	Allowed bool
 }
 
+// ErrSeatedBroadcast refuses the broadcast with roles to one of the game's players while it is played: its delay
+// keeps the table's secrets from the room, not from a player who follows it on his phone.
+var ErrSeatedBroadcast = Errorf(Forbidden, "you sit at this table: its broadcast with roles is closed to you while the game is played")
+
+// MayWatch checks that viewer u (nil: not logged in) may follow game id in the mode: the public view is anyone's;
+// the broadcast with roles is refused to a player seated at the game's table until its result is known.
+func (l *Live) MayWatch(ctx context.Context, u *User, id int64, mode spectator.Mode) error {
+	if mode != spectator.Broadcast || u == nil || u.PlayerID == 0 {
+		return nil
+	}
+	st, err := l.games.load(ctx, id)
+	if err != nil {
+		return err
+	}
+	if st.Game.Status == GameLive && !st.Play.Finished() && Seated(u, st.Game) {
+		return ErrSeatedBroadcast
+	}
+	return nil
+}
+
 // Game returns game id as a spectator sees it in the mode. The broadcast of a game that has none (or may not
 // have one) is NotFound, as is a game that does not exist.
 func (l *Live) Game(ctx context.Context, id int64, mode spectator.Mode) (*LiveGame, error) {

@@ -255,36 +255,46 @@ func bump(ctx context.Context, tx *txn, gameID, version int64, eventsDelta int, 
 
 // Append adds events to a live game's log at version, atomically: on SQLite in the next group commit (group.go),
 // on PostgreSQL in a transaction of its own (the server groups concurrent commits itself).
-func (db *DB) Append(ctx context.Context, gameID, version int64, key string, events []club.StoredEvent) error {
+func (db *DB) Append(ctx context.Context, gameID, version int64, key club.ActionKey, events []club.StoredEvent) error {
 	if db.dialect == "sqlite" {
 		return db.groupAppend(ctx, gameID, version, key, events)
 	}
 	return db.inTx(ctx, "game", func(tx *txn) error { return appendEvents(ctx, tx, gameID, version, key, events) })
 }
 
-// ActionRecorded reports whether a game has recorded the action of an idempotency key.
-func (db *DB) ActionRecorded(ctx context.Context, gameID int64, key string) (bool, error) {
-	var n int
-	err := db.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM action_keys WHERE game_id = ? AND akey = ?`, gameID, key).Scan(&n)
-	return n > 0, translate(err, "action")
+// ActionRecorded reports whether a game has recorded the action of an idempotency key, and its digest.
+func (db *DB) ActionRecorded(ctx context.Context, gameID int64, key string) (string, bool, error) {
+	var digest string
+	err := db.r.QueryRowContext(ctx, `SELECT digest FROM action_keys WHERE game_id = ? AND akey = ?`, gameID, key).Scan(&digest)
+	if err == sql.ErrNoRows {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, translate(err, "action")
+	}
+	return digest, true, nil
 }
 
-// appendEvents appends in tx; a key the game has recorded already is club.ErrRecorded, before anything else.
-func appendEvents(ctx context.Context, tx *txn, gameID, version int64, key string, events []club.StoredEvent) error {
-	if key != "" {
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM action_keys WHERE game_id = ? AND akey = ?`, gameID, key).Scan(&n); err != nil {
-			return translate(err, "action")
-		}
-		if n > 0 {
+// appendEvents appends in tx; a key the game has recorded already is club.ErrRecorded (the same action, or one
+// recorded before digests were kept) or club.ErrKeyReused (another action), before anything else.
+func appendEvents(ctx context.Context, tx *txn, gameID, version int64, key club.ActionKey, events []club.StoredEvent) error {
+	if key.Key != "" {
+		var digest string
+		err := tx.QueryRowContext(ctx, `SELECT digest FROM action_keys WHERE game_id = ? AND akey = ?`, gameID, key.Key).Scan(&digest)
+		switch {
+		case err == nil && (digest == "" || digest == key.Digest):
 			return club.ErrRecorded
+		case err == nil:
+			return club.ErrKeyReused
+		case err != sql.ErrNoRows:
+			return translate(err, "action")
 		}
 	}
 	if err := bump(ctx, tx, gameID, version, len(events), club.GameLive); err != nil {
 		return err
 	}
-	if key != "" {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO action_keys (game_id, akey, version) VALUES (?, ?, ?)`, gameID, key, version+1); err != nil {
+	if key.Key != "" {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO action_keys (game_id, akey, version, digest) VALUES (?, ?, ?, ?)`, gameID, key.Key, version+1, key.Digest); err != nil {
 			return translate(err, "action")
 		}
 	}
@@ -298,6 +308,23 @@ func appendEvents(ctx context.Context, tx *txn, gameID, version int64, key strin
 		}
 	}
 	return nil
+}
+
+// TakeOver makes to the host of a game whose host is from, and logs it, in one transaction.
+func (db *DB) TakeOver(ctx context.Context, gameID, from, to int64, a club.AuditEntry) (bool, error) {
+	took := false
+	err := db.inTx(ctx, "game", func(tx *txn) error {
+		res, err := tx.ExecContext(ctx, `UPDATE games SET host_id = ? WHERE id = ? AND host_id = ?`, to, gameID, from)
+		if err != nil {
+			return translate(err, "game")
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return nil
+		}
+		took = true
+		return audit(ctx, tx, gameID, a)
+	})
+	return took && err == nil, err
 }
 
 // Undo removes the last event of a live game at version and logs it.
@@ -350,7 +377,7 @@ func (db *DB) ImportGame(ctx context.Context, g *club.Game, events []club.Stored
 		if err := createGame(ctx, tx, g); err != nil {
 			return err
 		}
-		if err := appendEvents(ctx, tx, g.ID, 0, "", events); err != nil {
+		if err := appendEvents(ctx, tx, g.ID, 0, club.ActionKey{}, events); err != nil {
 			return err
 		}
 		for i := range results {

@@ -21,7 +21,7 @@ type appendReq struct {
 	ctx     context.Context
 	gameID  int64
 	version int64
-	key     string
+	key     club.ActionKey
 	events  []club.StoredEvent
 	done    chan error
 }
@@ -35,7 +35,7 @@ type committer struct {
 }
 
 // groupAppend hands an append to the committer and waits for the transaction that holds it.
-func (db *DB) groupAppend(ctx context.Context, gameID, version int64, key string, events []club.StoredEvent) error {
+func (db *DB) groupAppend(ctx context.Context, gameID, version int64, key club.ActionKey, events []club.StoredEvent) error {
 	c := &db.group
 	c.once.Do(func() {
 		c.reqs, c.quit, c.ended = make(chan *appendReq), make(chan struct{}), make(chan struct{})

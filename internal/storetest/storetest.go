@@ -21,6 +21,8 @@ func Run(t *testing.T, open func(t *testing.T) club.Store) {
 	t.Run("concurrent appends", func(t *testing.T) { concurrentAppends(t, open(t)) })
 	t.Run("appends to many games at once", func(t *testing.T) { appendsToManyGames(t, open(t)) })
 	t.Run("idempotency keys", func(t *testing.T) { idempotencyKeys(t, open(t)) })
+	t.Run("action digests", func(t *testing.T) { actionDigests(t, open(t)) })
+	t.Run("take over", func(t *testing.T) { takeOver(t, open(t)) })
 	for _, x := range extra {
 		t.Run(x.name, func(t *testing.T) { x.f(t, open(t)) })
 	}
@@ -152,9 +154,9 @@ func gameLog(t *testing.T, s club.Store) {
 	if len(got.Seats) != 10 || got.Seats[6].Role != "don" || got.Version != 0 || got.Status != club.GameLive || got.HostName != "h" {
 		t.Fatalf("got %+v", got)
 	}
-	must(t, s.Append(ctx, g.ID, 0, "", []club.StoredEvent{ev(1, `{"type": "day"}`, h.ID)}))
-	wantCode(t, s.Append(ctx, g.ID, 0, "", []club.StoredEvent{ev(2, `{"type": "speech", "seat": 1}`, h.ID)}), club.Conflict)
-	must(t, s.Append(ctx, g.ID, 1, "", []club.StoredEvent{ev(2, `{"type": "speech", "seat": 1}`, h.ID), ev(3, `{"type": "speech", "seat": 2}`, h.ID)}))
+	must(t, s.Append(ctx, g.ID, 0, club.ActionKey{}, []club.StoredEvent{ev(1, `{"type": "day"}`, h.ID)}))
+	wantCode(t, s.Append(ctx, g.ID, 0, club.ActionKey{}, []club.StoredEvent{ev(2, `{"type": "speech", "seat": 1}`, h.ID)}), club.Conflict)
+	must(t, s.Append(ctx, g.ID, 1, club.ActionKey{}, []club.StoredEvent{ev(2, `{"type": "speech", "seat": 1}`, h.ID), ev(3, `{"type": "speech", "seat": 2}`, h.ID)}))
 	log, err := s.Events(ctx, g.ID)
 	must(t, err)
 	if len(log) != 3 || string(log[2].JSON) != `{"type": "speech", "seat": 2}` {
@@ -170,9 +172,9 @@ func gameLog(t *testing.T, s club.Store) {
 		t.Errorf("after undo: version %d events %d, want 3 and 2", got.Version, got.Events)
 	}
 	// an undo followed by an append does not let a device that saw version 2 write again (no ABA)
-	wantCode(t, s.Append(ctx, g.ID, 2, "", []club.StoredEvent{ev(3, `{"type": "speech", "seat": 3}`, h.ID)}), club.Conflict)
+	wantCode(t, s.Append(ctx, g.ID, 2, club.ActionKey{}, []club.StoredEvent{ev(3, `{"type": "speech", "seat": 3}`, h.ID)}), club.Conflict)
 	must(t, s.SetStatus(ctx, g.ID, 3, club.GameSaved, false, "red", nil, club.AuditEntry{At: time.Now(), By: h.ID, Action: "save_normal"}))
-	wantCode(t, s.Append(ctx, g.ID, 4, "", []club.StoredEvent{ev(3, `{"type": "speech", "seat": 3}`, h.ID)}), club.Closed)
+	wantCode(t, s.Append(ctx, g.ID, 4, club.ActionKey{}, []club.StoredEvent{ev(3, `{"type": "speech", "seat": 3}`, h.ID)}), club.Closed)
 	got, _ = s.Game(ctx, g.ID)
 	if got.Status != club.GameSaved || got.Rated || got.Winner != "red" || got.SavedAt.IsZero() {
 		t.Errorf("after save: %+v", got)
@@ -206,7 +208,7 @@ func concurrentAppends(t *testing.T, s club.Store) {
 			wg.Add(1)
 			go func(d int) {
 				defer wg.Done()
-				err := s.Append(ctx, g.ID, round, "", []club.StoredEvent{ev(int(round)+1, fmt.Sprintf(`{"type": "foul", "seat": %d}`, d+1), h.ID)})
+				err := s.Append(ctx, g.ID, round, club.ActionKey{}, []club.StoredEvent{ev(int(round)+1, fmt.Sprintf(`{"type": "foul", "seat": %d}`, d+1), h.ID)})
 				mu.Lock()
 				defer mu.Unlock()
 				switch club.ErrorCode(err) {
@@ -239,27 +241,78 @@ func idempotencyKeys(t *testing.T, s club.Store) {
 	must(t, s.CreateGame(ctx, g))
 	other := &club.Game{Rules: "fiim-2025-club", Seats: tenSeats(), HostID: h.ID}
 	must(t, s.CreateGame(ctx, other))
-	must(t, s.Append(ctx, g.ID, 0, "key-aaaaaaaa", []club.StoredEvent{ev(1, `{"type": "foul", "seat": 1}`, h.ID)}))
-	if err := s.Append(ctx, g.ID, 0, "key-aaaaaaaa", []club.StoredEvent{ev(1, `{"type": "foul", "seat": 1}`, h.ID)}); !errors.Is(err, club.ErrRecorded) {
+	must(t, s.Append(ctx, g.ID, 0, club.ActionKey{Key: "key-aaaaaaaa"}, []club.StoredEvent{ev(1, `{"type": "foul", "seat": 1}`, h.ID)}))
+	if err := s.Append(ctx, g.ID, 0, club.ActionKey{Key: "key-aaaaaaaa"}, []club.StoredEvent{ev(1, `{"type": "foul", "seat": 1}`, h.ID)}); !errors.Is(err, club.ErrRecorded) {
 		t.Errorf("the same key at the same version: %v, want ErrRecorded", err)
 	}
-	if err := s.Append(ctx, g.ID, 1, "key-aaaaaaaa", []club.StoredEvent{ev(2, `{"type": "foul", "seat": 1}`, h.ID)}); !errors.Is(err, club.ErrRecorded) {
+	if err := s.Append(ctx, g.ID, 1, club.ActionKey{Key: "key-aaaaaaaa"}, []club.StoredEvent{ev(2, `{"type": "foul", "seat": 1}`, h.ID)}); !errors.Is(err, club.ErrRecorded) {
 		t.Errorf("the same key at the new version: %v, want ErrRecorded", err)
 	}
-	if ok, err := s.ActionRecorded(ctx, g.ID, "key-aaaaaaaa"); !ok || err != nil {
+	if _, ok, err := s.ActionRecorded(ctx, g.ID, "key-aaaaaaaa"); !ok || err != nil {
 		t.Errorf("ActionRecorded: %v %v", ok, err)
 	}
-	if ok, _ := s.ActionRecorded(ctx, other.ID, "key-aaaaaaaa"); ok {
+	if _, ok, _ := s.ActionRecorded(ctx, other.ID, "key-aaaaaaaa"); ok {
 		t.Error("a key is recorded for another game")
 	}
-	must(t, s.Append(ctx, other.ID, 0, "key-aaaaaaaa", []club.StoredEvent{ev(1, `{"type": "foul", "seat": 1}`, h.ID)}))
-	wantCode(t, s.Append(ctx, g.ID, 0, "key-bbbbbbbb", []club.StoredEvent{ev(2, `{"type": "foul", "seat": 2}`, h.ID)}), club.Conflict)
-	if ok, _ := s.ActionRecorded(ctx, g.ID, "key-bbbbbbbb"); ok {
+	must(t, s.Append(ctx, other.ID, 0, club.ActionKey{Key: "key-aaaaaaaa"}, []club.StoredEvent{ev(1, `{"type": "foul", "seat": 1}`, h.ID)}))
+	wantCode(t, s.Append(ctx, g.ID, 0, club.ActionKey{Key: "key-bbbbbbbb"}, []club.StoredEvent{ev(2, `{"type": "foul", "seat": 2}`, h.ID)}), club.Conflict)
+	if _, ok, _ := s.ActionRecorded(ctx, g.ID, "key-bbbbbbbb"); ok {
 		t.Error("a refused append left its key")
 	}
 	log, _ := s.Events(ctx, g.ID)
 	if len(log) != 1 {
 		t.Errorf("%d events, want 1", len(log))
+	}
+}
+
+// actionDigests: a key is recorded with its action's digest; the same key with the same digest is a retry
+// (ErrRecorded), with another digest another action (ErrKeyReused); neither writes anything.
+func actionDigests(t *testing.T, s club.Store) {
+	ctx := context.Background()
+	h := NewHost(t, s, "h")
+	g := &club.Game{Rules: "fiim-2025-club", Seats: tenSeats(), HostID: h.ID}
+	must(t, s.CreateGame(ctx, g))
+	must(t, s.Append(ctx, g.ID, 0, club.ActionKey{Key: "key-aaaaaaaa", Digest: "d1"}, []club.StoredEvent{ev(1, `{"type": "foul", "seat": 1}`, h.ID)}))
+	if digest, ok, err := s.ActionRecorded(ctx, g.ID, "key-aaaaaaaa"); digest != "d1" || !ok || err != nil {
+		t.Errorf("ActionRecorded: %q %v %v, want d1", digest, ok, err)
+	}
+	if err := s.Append(ctx, g.ID, 1, club.ActionKey{Key: "key-aaaaaaaa", Digest: "d1"}, []club.StoredEvent{ev(2, `{"type": "foul", "seat": 1}`, h.ID)}); !errors.Is(err, club.ErrRecorded) {
+		t.Errorf("the same key and digest: %v, want ErrRecorded", err)
+	}
+	if err := s.Append(ctx, g.ID, 1, club.ActionKey{Key: "key-aaaaaaaa", Digest: "d2"}, []club.StoredEvent{ev(2, `{"type": "foul", "seat": 2}`, h.ID)}); !errors.Is(err, club.ErrKeyReused) {
+		t.Errorf("the same key with another digest: %v, want ErrKeyReused", err)
+	}
+	if log, _ := s.Events(ctx, g.ID); len(log) != 1 {
+		t.Errorf("%d events, want 1", len(log))
+	}
+	if got, _ := s.Game(ctx, g.ID); got.Version != 1 {
+		t.Errorf("version %d, want 1", got.Version)
+	}
+}
+
+// takeOver: a game's host changes only from the host it has, logged once.
+func takeOver(t *testing.T, s club.Store) {
+	ctx := context.Background()
+	a, b, c := NewHost(t, s, "a"), NewHost(t, s, "b"), NewHost(t, s, "c")
+	g := &club.Game{Rules: "fiim-2025-club", Seats: tenSeats(), HostID: a.ID}
+	must(t, s.CreateGame(ctx, g))
+	at := time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC)
+	ok, err := s.TakeOver(ctx, g.ID, a.ID, b.ID, club.AuditEntry{At: at, By: b.ID, Action: "take_over", Detail: "a"})
+	if !ok || err != nil {
+		t.Fatalf("take over: %v %v", ok, err)
+	}
+	// c still thinks a runs it: not taken, not logged
+	if ok, err := s.TakeOver(ctx, g.ID, a.ID, c.ID, club.AuditEntry{At: at, By: c.ID, Action: "take_over", Detail: "a"}); ok || err != nil {
+		t.Errorf("a stale take over: %v %v, want false", ok, err)
+	}
+	got, _ := s.Game(ctx, g.ID)
+	if got.HostID != b.ID {
+		t.Errorf("host %d, want %d", got.HostID, b.ID)
+	}
+	log, err := s.Audit(ctx, g.ID)
+	must(t, err)
+	if len(log) != 1 || log[0].Action != "take_over" || log[0].By != b.ID || log[0].ByName != "b" || log[0].Detail != "a" || !log[0].At.Equal(at) {
+		t.Errorf("audit %+v, want b's take over from a", log)
 	}
 }
 
@@ -280,12 +333,12 @@ func appendsToManyGames(t *testing.T, s club.Store) {
 		go func(i int, id int64) {
 			defer wg.Done()
 			for v := int64(0); v < 10; v++ {
-				if err := s.Append(ctx, id, v, "", []club.StoredEvent{ev(int(v)+1, fmt.Sprintf(`{"type": "foul", "seat": %d}`, v%10+1), h.ID)}); err != nil {
+				if err := s.Append(ctx, id, v, club.ActionKey{}, []club.StoredEvent{ev(int(v)+1, fmt.Sprintf(`{"type": "foul", "seat": %d}`, v%10+1), h.ID)}); err != nil {
 					t.Errorf("game %d, version %d: %v", id, v, err)
 					return
 				}
 				if v == 5 { // a stale device among the others
-					wantCode(t, s.Append(ctx, id, v, "", []club.StoredEvent{ev(int(v)+1, `{"type": "foul", "seat": 1}`, h.ID)}), club.Conflict)
+					wantCode(t, s.Append(ctx, id, v, club.ActionKey{}, []club.StoredEvent{ev(int(v)+1, `{"type": "foul", "seat": 1}`, h.ID)}), club.Conflict)
 				}
 			}
 		}(i, id)

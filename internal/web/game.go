@@ -179,6 +179,10 @@ func (s *Server) afterChange(w http.ResponseWriter, r *http.Request, old *club.S
 		if st == nil {
 			st = old
 		}
+		if st == nil { // refused before the game was loaded for this user (not his table): nothing of it is shown
+			s.fail(w, r, err)
+			return
+		}
 		switch club.ErrorCode(err) {
 		case club.Rejected, club.Conflict, club.Closed, club.Invalid, club.Forbidden:
 			lang := s.page(r).Lang

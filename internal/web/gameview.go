@@ -46,6 +46,9 @@ func (s *Server) hostInput(r *http.Request, p Page, st *club.State) hostview.Inp
 	if err == nil {
 		for _, a := range audit {
 			line := p.T("audit." + a.Action)
+			if a.Action == "take_over" {
+				line = p.T("audit.take_over", a.Detail)
+			}
 			if a.Action == "undo" {
 				detail := a.Detail
 				if e, err := record.DecodeEvent([]byte(a.Detail), len(st.Game.Seats)); err == nil {

@@ -34,7 +34,14 @@ type harness struct {
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
-	db, err := sqlstore.Open(context.Background(), filepath.Join(t.TempDir(), "club.db"))
+	return newHarnessOn(t, filepath.Join(t.TempDir(), "club.db"))
+}
+
+// newHarnessOn is newHarness on the database dsn names: an SQLite file, or a postgres:// URL
+// (storetest.FreshPostgres).
+func newHarnessOn(t *testing.T, dsn string) *harness {
+	t.Helper()
+	db, err := sqlstore.Open(context.Background(), dsn)
 	if err != nil {
 		t.Fatal(err)
 	}

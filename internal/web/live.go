@@ -162,6 +162,10 @@ func (s *Server) liveGamePage(w http.ResponseWriter, r *http.Request, kind strin
 		return
 	}
 	mode := liveMode(r)
+	if err := s.svc.Live.MayWatch(r.Context(), currentUser(r), id, mode); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	lg, err := s.svc.Live.Game(r.Context(), id, mode)
 	if err != nil {
 		s.fail(w, r, err)
@@ -220,6 +224,9 @@ func (s *Server) apiLive(w http.ResponseWriter, r *http.Request) {
 	id, err := gameID(r)
 	var lg *club.LiveGame
 	if err == nil {
+		err = s.svc.Live.MayWatch(r.Context(), currentUser(r), id, liveMode(r))
+	}
+	if err == nil {
 		lg, err = s.svc.Live.Game(r.Context(), id, liveMode(r))
 	}
 	if err != nil {
@@ -261,6 +268,12 @@ func (s *Server) liveEvents(w http.ResponseWriter, r *http.Request) {
 	mode := liveMode(r)
 	if id == 0 {
 		mode = spectator.Public
+	}
+	if id != 0 {
+		if err := s.svc.Live.MayWatch(r.Context(), currentUser(r), id, mode); err != nil {
+			s.fail(w, r, err)
+			return
+		}
 	}
 	if r.Method == http.MethodHead { // the head only: no place among the streams, no feed started for it
 		if id != 0 {

@@ -151,6 +151,37 @@ func TestRetriedActionRecordedOnce(t *testing.T) {
 	}
 }
 
+// TestReusedKeyRefused: the same idempotency key sent with another action (issue 23, item 7) is refused as such,
+// 422 with the reason, by the script and by the plain form; nothing is recorded, and the first action stands. A
+// true retry with that key is still answered as done.
+func TestReusedKeyRefused(t *testing.T) {
+	h := newHarness(t)
+	host := h.login("host", "demo-host")
+	id := h.newGame(host, "fiim-2025-club", tenRoles, nil)
+	act := fmt.Sprintf("/games/%d/act", id)
+	first := url.Values{"version": {"0"}, "key": {"reused-key-0001"}, "type": {"foul"}, "seat": {"3"}}
+	if r := h.jsonPost(host, act, first); r.StatusCode != http.StatusOK {
+		t.Fatalf("first: %d %s", r.StatusCode, r.Body)
+	}
+	for _, version := range []string{"0", "1"} { // as the retry it pretends to be, and on the game as it is now
+		other := url.Values{"version": {version}, "key": {"reused-key-0001"}, "type": {"foul"}, "seat": {"4"}}
+		r := h.jsonPost(host, act, other)
+		if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.Body, "ключ цієї дії вже використано для іншої дії") {
+			t.Errorf("another action under the key, version %s, by the script: %d %s, want 422 naming the conflict", version, r.StatusCode, r.Body)
+		}
+		if r := h.post(host, act, other); r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(errorOf(r.Body), "ключ цієї дії вже використано") {
+			t.Errorf("another action under the key, version %s, by the form: %d %q, want 422", version, r.StatusCode, errorOf(r.Body))
+		}
+	}
+	if r := h.jsonPost(host, act, first); r.StatusCode != http.StatusOK || !strings.Contains(r.Body, `"version":1`) {
+		t.Errorf("the true retry: %d %s, want 200 at version 1", r.StatusCode, r.Body)
+	}
+	res := h.replay(id).Result()
+	if res.Seats[2].Fouls != 1 || res.Seats[3].Fouls != 0 || h.version(id) != 1 {
+		t.Errorf("fouls %d and %d at version %d, want 1 and 0 at 1", res.Seats[2].Fouls, res.Seats[3].Fouls, h.version(id))
+	}
+}
+
 // TestCompressedAnswers: pages, scripts and JSON are gzipped for a browser that accepts it; a live stream is not
 // (each event must reach the client when it is written), and a client that does not accept gzip gets plain text.
 func TestCompressedAnswers(t *testing.T) {

@@ -462,6 +462,9 @@ func (s *Server) errorText(lang string, err error) string {
 	case club.Internal:
 		return s.Catalog.T(lang, "error.internal")
 	}
+	if ce.Format != "" && s.Catalog.Has("msg:"+ce.Format) { // a refusal with words of its own
+		return s.Catalog.T(lang, "msg:"+ce.Format, s.localArgs(lang, ce.Args)...)
+	}
 	return s.Catalog.T(lang, "error."+string(ce.Code))
 }
 

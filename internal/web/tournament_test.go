@@ -122,6 +122,18 @@ func TestTournamentFlow(t *testing.T) {
 	if r := h.act(olha, g1, "type", "adjust", "seat", "1", "points", "0.2"); r.StatusCode != http.StatusForbidden {
 		t.Errorf("a player edits the game: %d", r.StatusCode)
 	}
+	// a host who is not the table's judge is refused the undo and the save alike, by the plain form and by the
+	// script (issue 23, item 4: the plain forms were a 500)
+	stranger := h.user("stranger", club.RoleHost)
+	for _, path := range []string{"undo", "save"} {
+		form := url.Values{"version": {strconv.FormatInt(h.version(g1), 10)}, "confirm": {"yes"}, "rated": {"yes"}}
+		if r := h.post(stranger, fmt.Sprintf("/games/%d/%s", g1, path), form); r.StatusCode != http.StatusForbidden {
+			t.Errorf("another host's plain %s: %d, want 403", path, r.StatusCode)
+		}
+		if r := h.jsonPost(stranger, fmt.Sprintf("/games/%d/%s", g1, path), form); r.StatusCode != http.StatusForbidden {
+			t.Errorf("another host's %s by the script: %d, want 403", path, r.StatusCode)
+		}
+	}
 	// the judge's 0.6 for a winner needs the chief judge's agreement (§T6.1.3); 0.4 does not
 	g, _ := h.store.Game(context.Background(), g1)
 	winner := 0
