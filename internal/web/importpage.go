@@ -15,6 +15,9 @@ import (
 // maxUpload bounds an import request: many game files of a few kilobytes each.
 const maxUpload = 16 << 20
 
+// importMemory is how much of an upload is held in memory while it is read; the rest waits in temporary files.
+const importMemory = 2 << 20
+
 type importLine struct {
 	File   string
 	GameID int64
@@ -37,11 +40,21 @@ func (s *Server) importForm(w http.ResponseWriter, r *http.Request) {
 
 // importGames converts each uploaded file and files it in the history; the report says, file by file, what was
 // imported and what was refused and why. A refused file changes nothing.
+//
+// An import is heavy work (club.Heavy): beyond the bound it is refused at once, 503 with Retry-After, before its
+// upload is read.
 func (s *Server) importGames(w http.ResponseWriter, r *http.Request) {
+	if err := club.Heavy(r.Context(), func() error { s.importUpload(w, r); return nil }); err != nil {
+		s.fail(w, r, err)
+	}
+}
+
+// importUpload reads the upload and imports it, within the heavy work's bound.
+func (s *Server) importUpload(w http.ResponseWriter, r *http.Request) {
 	p := s.page(r)
 	p.Title = p.T("import.title")
 	r.Body = http.MaxBytesReader(w, r.Body, maxUpload)
-	err := r.ParseMultipartForm(maxUpload)
+	err := r.ParseMultipartForm(importMemory)
 	v := importView{Page: p, From: r.FormValue("from"), Rated: r.FormValue("rated") == "on"}
 	if err != nil {
 		v.Error = p.T("import.too_big")
