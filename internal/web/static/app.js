@@ -11,28 +11,43 @@
     if (window.mafiaclubLive) { window.mafiaclubLive.close(); }
   });
 
-  // Logging out makes the browser forget what it keeps of the site (the server's Clear-Site-Data), the host's
-  // actions not yet saved among them, on whichever page it is done: with some of this account's waiting (on the
-  // game's page, or kept in the browser's storage), it asks first.
+  // Logging out makes the browser forget what it keeps of the site, the host's actions not yet saved among them, on
+  // whichever page it is done: with some of this account's waiting (on the game's page, or kept in the browser's
+  // storage), it asks first. The server's Clear-Site-Data does it only in a secure context (HTTPS, localhost); on a
+  // club's network of plain HTTP it does nothing, so this script forgets it all itself before it posts the logout.
+  // The logout is posted whatever comes of that (and, without this script, by the form itself).
   var logout = document.getElementById('logout');
+  var me = logout ? logout.getAttribute('data-user') : '';
   if (logout) {
     logout.addEventListener('submit', function (e) {
       e.preventDefault();
-      waiting(+logout.getAttribute('data-user')).then(function (n) {
+      waiting(+me).then(function (n) {
         if (n && !window.confirm(logout.getAttribute('data-unsaved'))) { return; }
         if (window.mafiaclubLive) { window.mafiaclubLive.close(); }
-        logout.submit(); // no submit event: asked once
+        var sent = false;
+        var send = function () { if (!sent) { sent = true; logout.submit(); } }; // no submit event: asked once
+        setTimeout(send, 3000); // a browser's storage that does not answer does not keep the account logged in
+        try { forgetAccount(me).then(send, send); } catch (err) { send(); }
       });
     });
   }
-  // games opens the browser's store of the host's games (what host.js keeps) and hands it to f; none: f(null)
+
+  // games opens the browser's store of the host's games (what host.js keeps) and hands it to f; none: f(null). The
+  // store is not made here: a browser that can tell it has none (indexedDB.databases) gets f(null) at once.
   function games(f) {
     if (!window.indexedDB) { f(null); return; }
-    var req = indexedDB.open('mafiaclub', 1);
-    req.onupgradeneeded = function () { req.result.createObjectStore('games', { keyPath: 'game' }); };
-    req.onerror = function () { f(null); };
-    req.onsuccess = function () { f(req.result); };
+    var open = function () {
+      var req = indexedDB.open('mafiaclub', 1);
+      req.onupgradeneeded = function () { req.result.createObjectStore('games', { keyPath: 'game' }); };
+      req.onerror = function () { f(null); };
+      req.onsuccess = function () { f(req.result); };
+    };
+    if (!indexedDB.databases) { open(); return; }
+    indexedDB.databases().then(function (list) {
+      if (list.some(function (d) { return d.name === 'mafiaclub'; })) { open(); } else { f(null); }
+    }, open);
   }
+  function unsaved(rec) { return !!(rec.ops && rec.ops.length); }
   function waiting(user) {
     var here = window.mafiaclubHost ? window.mafiaclubHost.pending() : 0;
     if (here || !window.indexedDB) { return Promise.resolve(here); }
@@ -41,34 +56,57 @@
         if (!d) { resolve(0); return; }
         var all;
         try { all = d.transaction('games').objectStore('games').getAll(); } catch (err) { d.close(); resolve(0); return; }
-        all.onsuccess = function () { d.close(); resolve(all.result.filter(function (r) { return r.user === user && r.ops && r.ops.length; }).length); };
+        all.onsuccess = function () { d.close(); resolve(all.result.filter(function (r) { return r.user === user && unsaved(r); }).length); };
         all.onerror = function () { d.close(); resolve(0); };
       });
+    });
+  }
+  // dropGames deletes the kept games that drop picks; it resolves once they are gone, and fails if they may not be.
+  function dropGames(drop) {
+    return new Promise(function (resolve, reject) {
+      games(function (d) {
+        if (!d) { resolve(); return; }
+        var tx;
+        try { tx = d.transaction('games', 'readwrite'); } catch (err) { d.close(); resolve(); return; } // no store: none kept
+        tx.objectStore('games').openCursor().onsuccess = function (e) {
+          var c = e.target.result;
+          if (!c) { return; }
+          if (drop(c.value)) { c.delete(); }
+          c.continue();
+        };
+        tx.oncomplete = function () { d.close(); resolve(); };
+        tx.onerror = tx.onabort = function () { d.close(); reject(tx.error); };
+      });
+    });
+  }
+  // forgetAccount has the browser forget what the site keeps for the account user, which logs out: its kept games
+  // (their actions not yet saved too: logging out asked), those of other accounts that are all saved, every page
+  // and file the service worker keeps, and this tab's own keys. This account's host page here keeps nothing more,
+  // and its pages in the browser's other tabs hear of the logout (the "storage" event) and do the same. Other
+  // accounts' games with actions not yet saved stay for their accounts.
+  function forgetAccount(user) {
+    try { localStorage.setItem('mafiaclub:out', user); localStorage.removeItem('mafiaclub:out'); } catch (err) { /* no storage */ }
+    var here = window.mafiaclubHost && window.mafiaclubHost.forget ? window.mafiaclubHost.forget() : null;
+    try { sessionStorage.clear(); } catch (err) { /* no storage */ }
+    var pages = window.caches ? caches.keys().then(function (keys) { return Promise.all(keys.map(function (k) { return caches.delete(k); })); }) : null;
+    var kept = dropGames(function (rec) { return String(rec.user) === user || !unsaved(rec); });
+    return Promise.all([here, kept, pages]).then(function () {
+      try { localStorage.setItem('mafiaclub:user', ''); } catch (err) { /* no storage */ } // nobody's: the next page forgets nothing more
     });
   }
 
   // A game's page kept for a reload offline (by the service worker) and a game kept by the host's page (its record)
   // hold the roles: they are the account's that saw them. Another account on this device, or none, makes the
-  // browser forget the kept pages, whose session may have ended without a logout, and the other accounts' kept
-  // games but those with actions not yet saved (only their own account may send them; logging out asks first).
+  // browser forget the kept pages, whose session may have ended without a logout (or in another tab), and the
+  // other accounts' kept games but those with actions not yet saved (only their own account may send them; logging
+  // out asks first). This holds in any context: on plain HTTP the browser keeps games though it has no service worker.
+  // A browser with no account noted yet (its first page of the site, or of this script) keeps its pages: they may be
+  // the viewer's own, kept for a reload offline.
   try {
-    var me = logout ? logout.getAttribute('data-user') : '';
-    if (window.caches && localStorage.getItem('mafiaclub:user') !== me) {
-      if (localStorage.getItem('mafiaclub:user') !== null) {
-        caches.delete('mafiaclub-pages');
-        games(function (d) {
-          if (!d) { return; }
-          var tx;
-          try { tx = d.transaction('games', 'readwrite'); } catch (err) { d.close(); return; }
-          tx.objectStore('games').openCursor().onsuccess = function (e) {
-            var c = e.target.result;
-            if (!c) { return; }
-            if (String(c.value.user) !== me && !(c.value.ops && c.value.ops.length)) { c.delete(); }
-            c.continue();
-          };
-          tx.oncomplete = tx.onerror = tx.onabort = function () { d.close(); };
-        });
-      }
+    var was = localStorage.getItem('mafiaclub:user');
+    if (was !== me) {
+      if (was !== null && window.caches) { caches.delete('mafiaclub-pages'); }
+      dropGames(function (rec) { return String(rec.user) !== me && !unsaved(rec); }).catch(function () { /* kept until the next page */ });
       localStorage.setItem('mafiaclub:user', me);
     }
   } catch (err) { /* no storage: nothing kept either */ }

@@ -219,6 +219,7 @@
   var seen = input.version; // the newest version the server told of
   var busy = false, conflict = false, offline = !navigator.onLine, retry = 0, retryTimer = null;
   var pendingText = '', offlineText = '';
+  var fullText = ''; // what the page says while the server's disk is full (507), taken back once an action is saved
 
   // -- the engine, in a worker: starting it never blocks the page; each call is answered in order --
   var worker = null, calls = {}, callID = 0, lastCallMs = 0;
@@ -273,10 +274,13 @@
     });
   }
   var writing = Promise.resolve();
+  var keep = true; // false once this account logs out: the page keeps nothing more
   function persist() {
+    if (!keep) { return writing; }
     var rec = { game: gameId, user: userId, base: base, ops: ops.concat(tapped) };
     writing = writing.then(function () { return db(); }).then(function (d) {
       return new Promise(function (resolve) {
+        if (!keep) { resolve(); return; } // logged out meanwhile
         var tx = d.transaction('games', 'readwrite');
         tx.objectStore('games').put(rec);
         tx.oncomplete = resolve; tx.onerror = resolve; tx.onabort = resolve;
@@ -284,6 +288,28 @@
     });
     return writing;
   }
+  // forget: this account logs out, in this tab (the site's script calls it before it posts the logout) or in another
+  // of the browser's tabs (which tells of it in localStorage). The page keeps nothing more and sends nothing more
+  // (logging out asked about the actions not yet saved, and drops them), and the game it kept is deleted, after any
+  // write under way. The page still shows what it showed; the browser keeps none of it.
+  function forget() {
+    if (keep) {
+      keep = false; app = null; ops = []; tapped = []; conflict = false; submitting = true;
+      clearTimeout(retryTimer);
+      if (live) { live.close(); }
+      writing = writing.catch(function () {}).then(function () { return db(); }).then(function (d) {
+        return new Promise(function (resolve) {
+          var tx = d.transaction('games', 'readwrite');
+          tx.objectStore('games').delete(gameId);
+          tx.oncomplete = resolve; tx.onerror = resolve; tx.onabort = resolve;
+        });
+      });
+    }
+    return writing;
+  }
+  window.addEventListener('storage', function (e) {
+    if (e.key === 'mafiaclub:out' && e.newValue === String(userId)) { forget(); }
+  });
 
   // -- drawing: the page the engine drew is morphed into the old one; the seat or panel the host touched stays
   // where it was on the screen --
@@ -672,6 +698,11 @@
       var op = ops[0], version = base.version;
       return post(op, version).then(function (res) {
         setOffline(false); retry = 0;
+        if (res.ok && fullText) {
+          var box = document.getElementById('game-error');
+          if (box && box.textContent === fullText) { box.hidden = true; }
+          fullText = '';
+        }
         if (res.ok) {
           return res.json().then(function (a) {
             return (a.version === version + 1 ? commit(a.version) : Promise.resolve(false)).then(function (done) {
@@ -707,6 +738,19 @@
         if (res.status === 401 || res.status === 403 || res.type === 'opaqueredirect') {
           call('t', 'host.login_again').then(function (text) { say(text); });
           return false;
+        }
+        if (res.status === 507) {
+          // the server's disk is full: nothing was recorded, and nothing changes until its admin frees space. The
+          // actions stay kept here and are sent again in a minute, or at the host's next tap; not at once.
+          return res.json().catch(function () { return {}; }).then(function (a) {
+            return Promise.all([a.error ? a.error : call('t', 'error.no_space'), call('t', 'host.no_space_kept')]);
+          }).then(function (texts) {
+            fullText = texts[0] + ' ' + texts[1];
+            say(fullText);
+            clearTimeout(retryTimer);
+            retryTimer = setTimeout(pump, 60000);
+            return false;
+          });
         }
         later(); // the server is busy or failed: try again
         return false;
@@ -831,6 +875,7 @@
   // for tests and the curious: what waits
   window.mafiaclubHost = {
     pending: function () { return ops.length + tapped.length; },
+    forget: forget, // this account logs out: the page keeps and sends nothing more, and its kept game is deleted
     ready: function () { return !!app; },
     version: function () { return base.version; },
     record: function () { return base.record; },
