@@ -25,6 +25,7 @@ const (
 	Closed       Code = "closed"       // the game is saved and closed to edits
 	TooMany      Code = "too_many"     // too many attempts from this login or address; wait
 	Busy         Code = "busy"         // the server is at its bound for this kind of work; try again soon
+	NoSpace      Code = "no_space"     // the server's disk is full: nothing was recorded; the admin must free space
 	Internal     Code = "internal"     // our fault
 )
 
@@ -42,7 +43,7 @@ func (e *Error) Error() string {
 	if e.Cause != nil && e.Message == "" {
 		return string(e.Code) + ": " + e.Cause.Error()
 	}
-	if e.Cause != nil && e.Code == Internal {
+	if e.Cause != nil && (e.Code == Internal || e.Code == NoSpace) {
 		return string(e.Code) + ": " + e.Message + ": " + e.Cause.Error() // logged: the cause is what we need
 	}
 	return string(e.Code) + ": " + e.Message

@@ -74,6 +74,10 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := db.checkWritable(ctx); err != nil { // refused at start rather than at the first login (writable.go)
+		db.Close()
+		return nil, err
+	}
 	if err := db.migrateAndFill(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -109,6 +113,7 @@ func openSQLiteNoMigrate(path string) (*DB, error) {
 		}
 		r.SetMaxOpenConns(8)
 		db.r = dbh{r, sqlite}
+		fileOpened(db) // its disk's room tells a full disk from a failing one (nospace.go)
 	}
 	return db, nil
 }
@@ -133,6 +138,7 @@ func openPostgresNoMigrate(ctx context.Context, dsn string) (*DB, error) {
 // Close closes the database.
 func (db *DB) Close() error {
 	db.stopGroup()
+	fileClosed(db)
 	err := db.w.db.Close()
 	if db.r.db != db.w.db {
 		if e := db.r.db.Close(); err == nil {
@@ -274,6 +280,9 @@ func translate(err error, what string) error {
 	var ce *club.Error
 	if errors.As(err, &ce) {
 		return err
+	}
+	if noSpace(err) { // rolled back, nothing recorded: a code of its own, not "try again" (nospace.go)
+		return errNoSpace(err)
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {

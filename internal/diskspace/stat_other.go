@@ -1,0 +1,5 @@
+//go:build !linux
+
+package diskspace
+
+func stat(string) (Space, error) { return Space{}, ErrUnknown }
