@@ -621,7 +621,7 @@ func TestCatalogComplete(t *testing.T) {
 	for h := mafia.OutVoted; h <= mafia.OutTeamLoss; h++ {
 		need = append(need, "out."+h.String())
 	}
-	for _, code := range []club.Code{club.NotFound, club.Conflict, club.Unauthorized, club.Forbidden, club.Closed, club.Rejected, club.TooMany, club.Busy} {
+	for _, code := range []club.Code{club.NotFound, club.Conflict, club.Unauthorized, club.Forbidden, club.Closed, club.Rejected, club.TooMany, club.Busy, club.NoSpace} {
 		need = append(need, "error."+string(code))
 	}
 	for _, k := range need {

@@ -194,7 +194,9 @@ func (s *Server) answerJSON(w http.ResponseWriter, r *http.Request, st *club.Sta
 		a.Code = string(ce)
 		lang := s.page(r).Lang
 		a.Error = s.errorText(lang, err) + s.sanctionHint(lang, st, err)
-		if code >= 500 {
+		if ce == club.NoSpace {
+			s.diskFull(r, err)
+		} else if code >= 500 {
 			s.Log.Error("host action", "path", r.URL.Path, "err", err)
 		}
 	}

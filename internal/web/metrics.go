@@ -22,6 +22,7 @@ type metrics struct {
 	latency   *prometheus.HistogramVec
 	actions   *prometheus.HistogramVec
 	internal  prometheus.Counter
+	diskFull  prometheus.Counter
 	throttled *prometheus.CounterVec
 	streams   prometheus.Gauge
 }
@@ -37,12 +38,14 @@ func newMetrics(liveGames func() float64) *metrics {
 		[]string{"action"})
 	m.internal = prometheus.NewCounter(prometheus.CounterOpts{Name: "mafiaclub_internal_errors_total",
 		Help: "Requests that failed on our side: database errors and the like (each is logged with its cause)."})
+	m.diskFull = prometheus.NewCounter(prometheus.CounterOpts{Name: "mafiaclub_disk_full_total",
+		Help: "Requests refused because the server's disk was full (answered 507; nothing was recorded)."})
 	m.throttled = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "mafiaclub_throttled_total",
 		Help: "Logins, sign-ups and password changes refused: too_many (the throttle) or busy (all password-hashing slots taken)."},
 		[]string{"why"})
 	m.streams = prometheus.NewGauge(prometheus.GaugeOpts{Name: "mafiaclub_sse_clients", Help: "Open server-sent event streams."})
 	live := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "mafiaclub_live_games", Help: "Games being played (not saved)."}, liveGames)
-	m.reg.MustRegister(m.requests, m.latency, m.actions, m.internal, m.throttled, m.streams, live,
+	m.reg.MustRegister(m.requests, m.latency, m.actions, m.internal, m.diskFull, m.throttled, m.streams, live,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -50,6 +53,9 @@ func newMetrics(liveGames func() float64) *metrics {
 func (m *metrics) request(route, method string, status int, elapsed time.Duration) {
 	m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
 	m.latency.WithLabelValues(route).Observe(elapsed.Seconds())
+	if status == http.StatusInsufficientStorage {
+		m.diskFull.Inc()
+	}
 	if strings.HasPrefix(route, "/games/{id}/") && method == http.MethodPost {
 		m.actions.WithLabelValues(route[len("/games/{id}/"):]).Observe(elapsed.Seconds())
 	}

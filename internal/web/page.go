@@ -24,6 +24,9 @@ type Page struct {
 	Path   string
 	cat    Catalog
 	zone   *time.Location
+
+	// DiskLow is the admins' warning that the server's disk is nearly full ("" when it is not; storage.go).
+	DiskLow string
 }
 
 // T translates a catalogue key in the page's language.
@@ -64,6 +67,9 @@ func (s *Server) page(r *http.Request) Page {
 	p := Page{Lang: pickLang(r, lang), Langs: Languages, User: u, Path: r.URL.RequestURI(), cat: s.Catalog, zone: s.zone()}
 	if u != nil {
 		p.Unread, _ = s.svc.Notices.Unread(r.Context(), u) // a page without the count is better than no page
+	}
+	if p.IsAdmin() {
+		p.DiskLow = s.diskWarning(p.Lang)
 	}
 	return p
 }

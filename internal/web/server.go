@@ -81,6 +81,7 @@ type Server struct {
 	files        hostFiles  // the browser's catalogues and service worker as served
 	tables       tableCache // drawn rating tables of the rating's current version
 	metrics      *metrics
+	disk         diskWatch // the data folder's free space, for the admins' warning (storage.go)
 	feeds        *feeds
 	streams      chan struct{} // closed when the server shuts down (CloseStreams): live streams end
 	closeStreams sync.Once
@@ -401,6 +402,8 @@ func status(code club.Code) int {
 		return http.StatusTooManyRequests
 	case club.Busy:
 		return http.StatusServiceUnavailable
+	case club.NoSpace:
+		return http.StatusInsufficientStorage // not "try again": nothing changes until the admin frees space
 	}
 	return http.StatusInternalServerError
 }
@@ -414,6 +417,9 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	if code == club.Internal {
 		s.Log.Error("request failed", "path", r.URL.Path, "err", err) // the error says its cause (club.Error)
 		s.metrics.internal.Inc()
+	}
+	if code == club.NoSpace {
+		s.diskFull(r, err)
 	}
 	if code == club.Busy || code == club.TooMany {
 		w.Header().Set("Retry-After", "5")
