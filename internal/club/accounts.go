@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +20,7 @@ type Accounts struct {
 	store    Store
 	clock    *Clock
 	throttle *throttle
+	devices  deviceKeys
 	dummy    string // a hash checked when a login does not exist, so that both failures take as long
 }
 
@@ -34,24 +36,52 @@ const SessionTTL = 30 * 24 * time.Hour
 // attempts for now.
 var ErrThrottled = &Error{Code: TooMany, Message: "too many attempts; wait a few minutes"}
 
+// ErrDelayed refuses a login whose passwords have been tried too often of late, from a client it does not trust:
+// the next may be checked after a delay (Throttled says how long).
+var ErrDelayed = &Error{Code: TooMany, Message: "many passwords were tried for this login; try again in a moment"}
+
+// Throttled is a refusal of a throttle (Err: ErrThrottled or ErrDelayed) that says when to try again.
+type Throttled struct {
+	Err        *Error
+	RetryAfter time.Duration
+}
+
+func (t *Throttled) Error() string { return t.Err.Error() }
+
+// Unwrap makes errors.Is(err, ErrThrottled) and ErrorCode see the refusal.
+func (t *Throttled) Unwrap() error { return t.Err }
+
+// WaitFor is how long a throttled attempt waits before it may be made again: 0 when err does not say.
+func WaitFor(err error) time.Duration {
+	var t *Throttled
+	if errors.As(err, &t) {
+		return t.RetryAfter
+	}
+	return 0
+}
+
 // ErrWrongLogin refuses a login whose account does not exist or whose password is wrong: the two are one answer,
 // after the same slow hash, so that nobody learns which logins exist.
 var ErrWrongLogin = &Error{Code: Unauthorized, Message: "wrong login or password"}
 
-// Credentials are what a person types to log in, and the address the request came from (for the throttle).
+// Credentials are what a person types to log in, the address the request came from and the device token his
+// browser holds (DeviceToken; "" when none), for the throttle.
 type Credentials struct {
-	Login, Password, Addr string
+	Login, Password, Addr, Device string
 }
 
 // Login checks a login and password and opens a session: it returns the account and the session's token (for a
-// cookie; only its hash is stored). The attempt is counted before the password is hashed, per login and per
-// address, and given back on success.
+// cookie; only its hash is stored). The attempt is counted before the password is hashed (throttle.admit): per
+// login from its address (or from its device, when the browser holds a valid device token of this login), per
+// address, and in the login's run, whose delay holds every client the login does not trust. A busy server or a
+// database error gives the attempt back; a success forgets the client's failures at this login and trusts its
+// address.
 func (a *Accounts) Login(ctx context.Context, c Credentials) (*User, string, error) {
 	login := strings.TrimSpace(c.Login)
-	keys := []string{"login:" + strings.ToLower(login), "addr:" + c.Addr}
 	now := a.clock.Now()
-	if !a.throttle.reserve(keys, now) {
-		return nil, "", ErrThrottled
+	g := &guess{login: loginKey(login), addr: c.Addr, device: a.trustedDevice(ctx, c.Device, login, now)}
+	if err := a.throttle.admit(g, now); err != nil {
+		return nil, "", err
 	}
 	u, err := a.store.UserByLogin(ctx, login)
 	hash := a.dummy
@@ -59,19 +89,18 @@ func (a *Accounts) Login(ctx context.Context, c Credentials) (*User, string, err
 	case err == nil:
 		hash = u.PasswordHash
 	case ErrorCode(err) != NotFound:
-		a.throttle.release(keys, now)
+		a.throttle.giveBack(g, now)
 		return nil, "", err
 	}
 	ok, err := CheckPassword(hash, c.Password)
 	if err != nil { // busy: not the person's failure
-		a.throttle.release(keys, now)
+		a.throttle.giveBack(g, now)
 		return nil, "", err
 	}
 	if !ok || u == nil {
 		return nil, "", ErrWrongLogin
 	}
-	a.throttle.release(keys, now)
-	a.throttle.forget(keys[0])
+	a.throttle.succeeded(g, now)
 	tok, err := a.newSession(ctx, u)
 	if err != nil {
 		return nil, "", err
