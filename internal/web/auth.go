@@ -1,11 +1,14 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"net/netip"
+	"strconv"
 	"strings"
+	"time"
 
 	"mafiaclub/internal/club"
 )
@@ -36,11 +39,14 @@ func (s *Server) loginForm(w http.ResponseWriter, r *http.Request) {
 }
 
 // login checks a login and password (club.Accounts.Login: throttled, one answer for a wrong login and a wrong
-// password) and opens a session.
+// password) and opens a session. A refusal of the throttle says in Retry-After when to try again. A success also
+// gives the browser a device token (club.Accounts.DeviceToken): on it, the login is not held by the delay that
+// guesses from elsewhere put on it.
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
-	f := club.Credentials{Login: r.PostFormValue("login"), Password: r.PostFormValue("password"), Addr: s.clientAddr(r)}
+	f := club.Credentials{Login: r.PostFormValue("login"), Password: r.PostFormValue("password"), Addr: s.clientAddr(r),
+		Device: deviceToken(r)}
 	next := safeNext(r.PostFormValue("next"))
-	_, token, err := s.svc.Accounts.Login(r.Context(), f)
+	u, token, err := s.svc.Accounts.Login(r.Context(), f)
 	if err != nil {
 		p := s.page(r)
 		p.Title = p.T("login.title")
@@ -49,7 +55,12 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		case club.Unauthorized:
 			msg = p.T("login.wrong")
 		case club.TooMany:
+			wait := retrySeconds(club.WaitFor(err))
+			w.Header().Set("Retry-After", strconv.Itoa(wait))
 			msg = p.T("login.throttled")
+			if errors.Is(err, club.ErrDelayed) {
+				msg = p.N("login.delayed.n", wait)
+			}
 			s.metrics.throttled.WithLabelValues("too_many").Inc()
 		case club.Busy:
 			w.Header().Set("Retry-After", "5")
@@ -63,7 +74,29 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.setSession(w, r, token)
+	if dev, err := s.svc.Accounts.DeviceToken(r.Context(), u, f.Device); err != nil {
+		s.Log.Error("device token", "err", err) // the login stands; this browser is merely not known next time
+	} else {
+		http.SetCookie(w, &http.Cookie{Name: deviceCookie, Value: dev, Path: "/login", HttpOnly: true, Secure: s.secureCookie(r),
+			SameSite: http.SameSiteLaxMode, MaxAge: int(club.DeviceTTL.Seconds())})
+	}
 	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+// deviceCookie holds the browser's device token. Only the login posts need it, so only they are sent it.
+const deviceCookie = "mafiaclub_device"
+
+// deviceToken is the request's device token, "" when none.
+func deviceToken(r *http.Request) string {
+	if c, err := r.Cookie(deviceCookie); err == nil {
+		return c.Value
+	}
+	return ""
+}
+
+// retrySeconds is a wait in whole seconds for Retry-After, rounded up: at least 1.
+func retrySeconds(d time.Duration) int {
+	return max(1, int((d+time.Second-1)/time.Second))
 }
 
 // clientAddr is the address a request came from, for the throttles: the connection's peer, or, when the peer is
