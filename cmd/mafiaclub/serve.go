@@ -207,6 +207,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	site.Log = log
+	if !isPostgresURL(c.db) { // admins are warned while the database's disk runs low (PostgreSQL's is its server's)
+		site.WatchDisk(ctx, filepath.Dir(sqlitePath(c)))
+	}
 	site.Cookies = web.CookieSecurity(c.cookies)
 	site.MetricsToken = c.metricsToken
 	site.MaxStreams, site.MaxStreamsPerAddress = c.maxStreams, c.maxStreamsPerAddress
