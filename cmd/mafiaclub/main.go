@@ -4,6 +4,10 @@ package main
 
 import "os"
 
+// version is the release's version, set by the release build (tools/release: -ldflags "-X main.version=1.2.3");
+// "dev" for any other build.
+var version = "dev"
+
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"slices"
 	"strings"
 
+	"mafiaclub/internal/wasmengine"
 	"mafiaclub/mafia"
 	"mafiaclub/mafia/record"
 )
@@ -31,11 +34,12 @@ const usage = `usage:
                              then check every game and the rating on the target
   mafiaclub seating -players N -rounds R [-seed S] [-per-table K] [-tables T]
                              a tournament's seating and its figures as JSON; exit status 1 when none can be made
+  mafiaclub version          this program's version, and whether it carries the host page's engine
 `
 
 // run is the whole program, so tests can call it with their own streams.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help" {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") && !slices.Contains([]string{"-h", "--help", "-version", "--version"}, args[0]) {
 		return serve(args, stdout, stderr)
 	}
 	switch args[0] {
@@ -63,6 +67,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return copyCmd(args[1:], stdout, stderr)
 	case "seating":
 		return seatingCmd(args[1:], stdout, stderr)
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, versionLine())
+		return 0
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -147,6 +154,16 @@ func formatDefault(info mafia.OptionInfo) string {
 		return info.Default.Choice
 	}
 	return strings.Join(info.Default.List, ",")
+}
+
+// versionLine says which program this is: its version, its toolchain and platform, and whether it carries the host
+// page's engine (a release does; any other build makes it at start-up from a checkout, or has none).
+func versionLine() string {
+	engine := "carries the host page's engine"
+	if !wasmengine.Embedded() {
+		engine = "does not carry the host page's engine (a release does: see the README's \"Installing a club's server\")"
+	}
+	return fmt.Sprintf("mafiaclub %s (%s %s/%s): %s", version, runtime.Version(), runtime.GOOS, runtime.GOARCH, engine)
 }
 
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", " ") }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -214,8 +215,11 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	site.MetricsToken = c.metricsToken
 	site.MaxStreams, site.MaxStreamsPerAddress = c.maxStreams, c.maxStreamsPerAddress
 	site.TrustedProxies = trusted
+	log.Info("mafiaclub "+version, "go", runtime.Version(), "engine_embedded", wasmengine.Embedded())
 	if c.engine != "off" {
 		go startEngine(ctx, site, log)
+	} else {
+		log.Info("the host page's engine is off (-engine off): host pages work by plain form posts")
 	}
 	stopNotices, err := startNotices(site, c.smtp, log)
 	if err != nil {
@@ -336,6 +340,12 @@ func adminCreate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// engineMissing is the warning of a binary that neither carries the engine nor could build it.
+const engineMissing = "NO ENGINE FOR THE HOST PAGE: this binary does not carry it (only a release does) and could not build it; " +
+	"host pages work by plain form posts only, without the table app and without keeping actions while the network is down. " +
+	"Install a release (the README's \"Installing a club's server\": the .deb or .tar.gz that `go run -C tools/release . -version X.Y.Z` builds), " +
+	"or run the server from a checkout with the Go toolchain at hand"
+
 // startEngine gives the host pages their engine in the browser. From a checkout it is built with the Go toolchain
 // (a minute the first time, a second or two once Go's build cache has it); pages drawn before it is ready work by
 // plain form posts.
@@ -344,7 +354,8 @@ func startEngine(ctx context.Context, site *web.Server, log *slog.Logger) {
 	m, err := wasmengine.Find(ctx)
 	if err != nil {
 		if ctx.Err() == nil {
-			log.Warn("the host page's engine is not available: host pages work by plain form posts", "err", err)
+			site.SetEngineMissing(true) // the admins' pages say it too
+			log.Warn(engineMissing, "err", err)
 		}
 		return
 	}

@@ -52,6 +52,9 @@ func New(wasm, execJS []byte) (*Module, error) {
 // embedded is set by embed.go in a release build.
 var embedded func() (*Module, error)
 
+// Embedded reports whether this binary carries the engine (a release build, with the tag embedengine).
+func Embedded() bool { return embedded != nil }
+
 // Find returns the embedded engine, or else builds it from the checkout the program runs in.
 func Find(ctx context.Context) (*Module, error) {
 	if embedded != nil {

@@ -27,6 +27,8 @@ type Page struct {
 
 	// DiskLow is the admins' warning that the server's disk is nearly full ("" when it is not; storage.go).
 	DiskLow string
+	// NoEngine is the admins' warning that host pages have no engine in the browser ("" when they have; release.go).
+	NoEngine string
 }
 
 // T translates a catalogue key in the page's language.
@@ -70,6 +72,7 @@ func (s *Server) page(r *http.Request) Page {
 	}
 	if p.IsAdmin() {
 		p.DiskLow = s.diskWarning(p.Lang)
+		p.NoEngine = s.engineWarning(p.Lang)
 	}
 	return p
 }

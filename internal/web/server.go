@@ -85,6 +85,10 @@ type Server struct {
 	feeds        *feeds
 	streams      chan struct{} // closed when the server shuts down (CloseStreams): live streams end
 	closeStreams sync.Once
+
+	// engineMissing: host pages have no engine in the browser, which the admins' pages say (release.go).
+	engineMissing atomic.Bool
+
 	// started names this run of the program in the ETags of pages built from the ratings and in the ids of the live
 	// streams' frames (feeds.frameID): a new program may draw them differently.
 	started string
