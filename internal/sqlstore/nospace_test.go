@@ -59,6 +59,33 @@ func TestDiskFullIsNoSpace(t *testing.T) {
 	}
 }
 
+// TestDiskFullAtOpen: a store opened on a full disk (its WAL and shared-memory files gone with the last close, so
+// that SQLite must make them again) is refused at Open, saying that the disk is full: SQLite says only "disk I/O
+// error" (SQLITE_IOERR_SHMSIZE), which the filesystem left with no room tells from a failing disk.
+func TestDiskFullAtOpen(t *testing.T) {
+	dir := storetest.NeedSmallDisk(t, 4<<20)
+	ctx := context.Background()
+	path := filepath.Join(dir, "club.db")
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	free := storetest.FillDisk(t, dir)
+	defer free()
+	_, err = Open(ctx, path)
+	t.Log(err)
+	if !errors.Is(err, ErrNotWritable) || !strings.Contains(err.Error(), path+" cannot be written: its disk is full") {
+		t.Errorf("Open on a full disk: %v; want ErrNotWritable saying the disk is full", err)
+	}
+	free()
+	db, err = Open(ctx, path)
+	if err != nil {
+		t.Fatalf("Open once room is made: %v", err)
+	}
+	db.Close()
+}
+
 // TestNoSpaceCodes: which driver errors are a full disk (PostgreSQL's 53100, ENOSPC, SQLite's words) and which
 // are not (the rest of class 53, another I/O error).
 func TestNoSpaceCodes(t *testing.T) {
