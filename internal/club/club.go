@@ -186,7 +186,7 @@ type AuditEntry struct {
 	At     time.Time
 	By     int64
 	ByName string
-	Action string // "undo", "save_rated", "save_normal", "reopen", "take_over"
+	Action string // "undo", "save_rated", "save_normal", "reopen", "take_over", "correct_seats"
 	Detail string
 }
 
@@ -253,6 +253,10 @@ type Store interface {
 	// SetStatus saves or reopens a game at version, with its winner, and logs it. Saving stores the seats'
 	// results (rated or not, as the game is); reopening removes them.
 	SetStatus(ctx context.Context, gameID, version int64, status GameStatus, rated bool, winner string, results []GameResult, audit AuditEntry) error
+	// SetSeats replaces the seats of a live game (each given seat's card, name and player profile, by its number)
+	// if its version is still version, raising it by one, and logs it, all in one transaction. A changed version
+	// is a Conflict; a saved game is Closed; a seat the game does not have is NotFound, and nothing is written.
+	SetSeats(ctx context.Context, gameID, version int64, seats []Seat, audit AuditEntry) error
 	// ImportGame files a finished game recorded elsewhere, saved with its log and results, in one transaction.
 	ImportGame(ctx context.Context, g *Game, events []StoredEvent, winner string, results []GameResult, audit AuditEntry) error
 	// Standings returns a rule set's rating (f.Scope()), unordered: each club player's counted results summed
