@@ -81,6 +81,7 @@ func (l *Live) Game(ctx context.Context, id int64, mode spectator.Mode) (*LiveGa
 		return nil, err
 	}
 	lg := &LiveGame{Game: st.Game, Mode: mode}
+	rec := st.Record
 	n := -1
 	if mode == spectator.Broadcast {
 		b, err := l.broadcast(ctx, st.Game)
@@ -107,9 +108,17 @@ func (l *Live) Game(ctx context.Context, id int64, mode spectator.Mode) (*LiveGa
 				}
 				n++
 			}
+			// the cards as they were at the cut: a correction of the deal comes out of the delay too
+			var due time.Time
+			if rec, due, err = l.recordAt(ctx, st, cut, lg.Delay); err != nil {
+				return nil, err
+			}
+			if !due.IsZero() && (lg.Due.IsZero() || due.Before(lg.Due)) {
+				lg.Due = due
+			}
 		}
 	}
-	v, err := spectator.Of(st.Record, n, mode)
+	v, err := spectator.Of(rec, n, mode)
 	if err != nil {
 		return nil, &Error{Code: Internal, Message: "stored game is not a valid record", Cause: err}
 	}
