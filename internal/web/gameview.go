@@ -56,6 +56,9 @@ func (s *Server) hostInput(r *http.Request, p Page, st *club.State) hostview.Inp
 				}
 				line = p.T("audit.undo", detail)
 			}
+			if a.Action == "correct_seats" {
+				line = s.correctionLine(p, a.Detail)
+			}
 			in.Audit = append(in.Audit, p.Time(a.At)+" · "+a.ByName+" · "+line)
 		}
 	}

@@ -37,6 +37,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /games/{id}/undo", s.require(club.RoleHost, s.gameUndo))
 	mux.HandleFunc("POST /games/{id}/save", s.require(club.RoleHost, s.gameSave))
 	mux.HandleFunc("POST /games/{id}/reopen", s.require(club.RoleAdmin, s.gameReopen))
+	mux.HandleFunc("GET /games/{id}/seats", s.require(club.RoleHost, s.seatsForm))     // a mistyped card or name
+	mux.HandleFunc("POST /games/{id}/seats", s.require(club.RoleHost, s.correctSeats)) // checked, confirmed, applied
 	mux.HandleFunc("GET /players/search", s.require(club.RoleHost, s.playerSearch))
 
 	// the club: public pages show nicknames only
