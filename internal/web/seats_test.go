@@ -15,6 +15,7 @@ import (
 
 	"mafiaclub/internal/club"
 	"mafiaclub/internal/storetest"
+	"mafiaclub/internal/web"
 	"mafiaclub/mafia"
 )
 
@@ -361,6 +362,10 @@ func TestCorrectSeatsTournamentTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	gd, _ := h.store.Game(ctx, dealt.ID)
+	if r := h.get(otherJudge, fmt.Sprintf("/games/%d/seats", dealt.ID)); r.StatusCode != http.StatusOK || !strings.Contains(r.Body, `id="seats-dealt"`) ||
+		!strings.Contains(r.Body, `id="seats-tournament"`) || strings.Contains(r.Body, `<select name="role1"`) || !strings.Contains(r.Body, `name="name1" value="`+gd.Seats[0].Name+`" autocomplete="off" aria-label="Місце 1" readonly>`) {
+		t.Errorf("the form of a dealt tournament game: %d %s", r.StatusCode, errorOf(r.Body))
+	}
 	swap := map[int]string{}
 	for _, s := range gd.Seats {
 		if s.Role == "citizen" && len(swap) == 0 {
@@ -520,5 +525,32 @@ func TestCorrectDealHiddenFromSpectators(t *testing.T) {
 	after := h.get(anon, api+"?mode=broadcast").Body
 	if !strings.Contains(after, `"n":3,"name":"Guest 3","role":"citizen"`) || !strings.Contains(after, `"n":4,"name":"Guest 4","role":"mafia"`) {
 		t.Errorf("the broadcast a minute after the correction: %s", after)
+	}
+}
+
+// TestCorrectSeatsPagesTranslated draws the form, the confirmation and a refusal in every language: no key is
+// missing, no message is badly formatted.
+func TestCorrectSeatsPagesTranslated(t *testing.T) {
+	h := newHarness(t)
+	c := h.login("host", "demo-host")
+	id := h.newGame(c, "fiim-2025-club", tenRoles, nil)
+	check := h.playToSecondDay(c, id)
+	missing := regexp.MustCompile(`\[[a-z_]+\.[a-z_.]+\]`)
+	for _, lang := range web.Languages {
+		h.post(c, "/lang", url.Values{"lang": {lang}})
+		path := fmt.Sprintf("/games/%d/seats", id)
+		pages := map[string]response{
+			"form":         h.get(c, path),
+			"confirmation": h.post(c, path, h.seatsFix(id, map[int]string{3: "citizen", 4: "mafia"}, map[int]string{1: "Guest One"}, "typo")),
+			"refusal":      h.post(c, path, h.seatsFix(id, map[int]string{5: "citizen", 6: "sheriff"}, nil, "typo")),
+		}
+		for name, r := range pages {
+			if m := missing.FindString(r.Body); m != "" || strings.Contains(r.Body, "%!") || !strings.Contains(r.Body, `<html lang="`+lang+`">`) {
+				t.Errorf("%s, %s: %d, untranslated %q or a formatting error", lang, name, r.StatusCode, m)
+			}
+		}
+		if msg := errorOf(pages["refusal"].Body); !strings.Contains(msg, strconv.Itoa(check)) || !strings.Contains(msg, "#5") {
+			t.Errorf("%s: the refusal says %q", lang, msg)
+		}
 	}
 }
