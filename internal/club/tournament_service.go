@@ -33,7 +33,8 @@ func randomSeed() int64 {
 	return int64(binary.LittleEndian.Uint64(b[:]) >> 1)
 }
 
-// Create adds a tournament; its rule set defaults to fiim-xcraft and its lot's seed is drawn now.
+// Create adds a tournament; its rule set defaults to fiim-xcraft and its lot's seed is drawn now (unless t has one:
+// the demo's season gives its own, so that its standings are its seed's).
 func (s *Tournaments) Create(ctx context.Context, admin *User, t *Tournament) error {
 	if err := need(admin, RoleAdmin); err != nil {
 		return err
@@ -60,7 +61,10 @@ func (s *Tournaments) Create(ctx context.Context, admin *User, t *Tournament) er
 	if uerr != nil || !chief.Role.Can(RoleHost) {
 		return Errorf(Invalid, "the chief judge must be a host or an admin")
 	}
-	t.CreatedBy, t.LotSeed, t.CreatedAt = admin.ID, randomSeed(), s.now()
+	if t.LotSeed == 0 {
+		t.LotSeed = randomSeed()
+	}
+	t.CreatedBy, t.CreatedAt = admin.ID, s.now()
 	return s.store.CreateTournament(ctx, t)
 }
 
@@ -138,12 +142,13 @@ func (s *Tournaments) stageOf(ctx context.Context, tournamentID, stageID int64) 
 // StageForm is an organiser's new stage: its name and rounds, a final's cut (Top: only the first Top players of
 // the standings so far; 0 for all the approved players), the size and number of tables (0: the rule set's
 // largest table, at most 10; as many full tables as the players fill) and the pairs of participants' names that
-// never sit at one table (the organiser's conflicts).
+// never sit at one table (the organiser's conflicts); Seed is the seating's seed (0: drawn now).
 type StageForm struct {
 	Name             string
 	Rounds, Top      int
 	PerTable, Tables int
 	Apart            [][2]string
+	Seed             int64
 }
 
 // TableSizes returns the table sizes a stage of a tournament under rules may have: the rule set's range within the
@@ -232,7 +237,10 @@ func (s *Tournaments) AddStage(ctx context.Context, admin *User, tournamentID in
 	if err != nil {
 		return nil, nil, err
 	}
-	seed := randomSeed()
+	seed := f.Seed
+	if seed == 0 {
+		seed = randomSeed()
+	}
 	st := &Stage{TournamentID: tournamentID, Name: name, Rounds: f.Rounds, PerTable: per, Seed: seed}
 	if st.Name == "" {
 		st.Name = "1"
