@@ -286,7 +286,15 @@ func ratingsHistory(t *testing.T, s club.Store) {
 		t.Fatal(err)
 	}
 
-	// the straightforward recomputation, from the records of every saved game
+	CheckRatings(t, s, svc, host, saved)
+}
+
+// CheckRatings checks a store's ratings against a straightforward recomputation from the records of the saved
+// games among saved (every rule set's standings and Elo, the first page of each rating, each player's Elo history
+// and his figures); host may load them. The demo club's season is checked with it too.
+func CheckRatings(t *testing.T, s club.Store, svc *club.Services, host *club.User, saved []int64) {
+	t.Helper()
+	ctx := context.Background()
 	type want struct {
 		st      club.Standing
 		stats   club.SeatStats
