@@ -660,17 +660,15 @@ func Describe(cat i18n.Catalog, lang string, e record.Event, answer string) stri
 	return e.Type.String()
 }
 
-// RuleText says a broken rule in the language, with the seats it concerns and the rule's reference.
+// RuleText says a broken rule in the language, in words, with the seat it concerns: "That player is already
+// nominated today (#7)". The rule's reference (re.Rule: "R22, C-19", "000 L105") and the engine's English detail
+// stay out of it: a host reads words, not the matrix's ids (issue 24), and the detail is English only (and names
+// events by their record type, "best_move").
 func RuleText(cat i18n.Catalog, lang string, err error, re *mafia.RuleError) string {
 	text := cat.T(lang, "rule."+re.Code)
 	var v *mafia.Violation
-	if errors.As(err, &v) && v.Detail != "" && lang == "en" {
-		text += ": " + v.Detail
-	} else if errors.As(err, &v) && v.Seat != 0 {
+	if errors.As(err, &v) && v.Seat != 0 {
 		text += " (#" + strconv.Itoa(v.Seat) + ")"
-	}
-	if re.Rule != "" {
-		text += " [" + re.Rule + "]"
 	}
 	return text
 }

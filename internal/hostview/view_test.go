@@ -151,7 +151,7 @@ func TestAnnounceC36(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) { wantAnnounce(t, "fiim-xcraft", c.events, c.want) })
 	}
-	if got := T("announce.cancelled_list_open", dq4); strings.Contains(got, "by a disqualification") || !strings.Contains(got, "C-36") {
+	if got := T("announce.cancelled_list_open", dq4); strings.Contains(got, "by a disqualification") || !strings.Contains(got, "before the list of candidates closed") {
 		t.Errorf("the open list's cancellation reads %q", got)
 	}
 }
