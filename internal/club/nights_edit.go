@@ -24,6 +24,9 @@ func (n *Nights) checkForm(f *NightForm) error {
 	if !f.StartsAt.After(n.clock.Now()) {
 		return Errorf(Invalid, "the club night must start in the future")
 	}
+	if f.StartsAt.After(n.clock.Now().AddDate(1, 0, 0)) { // a typo in the year: it would never be listed
+		return Errorf(Invalid, "a club night is at most a year ahead")
+	}
 	return nil
 }
 

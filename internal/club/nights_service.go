@@ -16,7 +16,7 @@ type Nights struct {
 // Upcoming lists the club nights from twelve hours ago to six months ahead, soonest first: public.
 func (n *Nights) Upcoming(ctx context.Context) ([]ClubNight, error) {
 	now := n.clock.Now()
-	return n.store.Nights(ctx, now.Add(-12*time.Hour), now.AddDate(0, 6, 0))
+	return n.store.Nights(ctx, now.Add(-12*time.Hour), now.AddDate(1, 0, 1)) // every night an admin may set (a year ahead)
 }
 
 // Night returns a club night with its line-up counts: public.

@@ -2,6 +2,7 @@ package club
 
 import (
 	"context"
+	"encoding/json"
 	"net/mail"
 	"strconv"
 	"strings"
@@ -14,11 +15,13 @@ type NoticeKind string
 // The notices. Each is written in the same transaction as the change it tells of, so none is lost.
 const (
 	NoticePromoted       NoticeKind = "promoted"        // moved from the reserve to the main line-up
-	NoticeDemoted        NoticeKind = "demoted"         // moved to the reserve: the night has fewer places now
-	NoticeNightChanged   NoticeKind = "night_changed"   // a night he is registered for changed (Detail: its old start, Unix ms, if that moved)
+	NoticeDemoted        NoticeKind = "demoted"         // moved to the reserve: the night has fewer places now (Detail ""), or the member is on low priority now (Detail "low_priority")
+	NoticeNightChanged   NoticeKind = "night_changed"   // a night he is registered for changed (Detail: NightChangeDetail)
 	NoticeNightCancelled NoticeKind = "night_cancelled" // a night he is registered for is cancelled
 	NoticeReminder       NoticeKind = "reminder"        // the day before a night he is registered for
 	NoticeStrike         NoticeKind = "strike"          // a strike was recorded (Detail: its StrikeKind)
+	NoticeRemoved        NoticeKind = "removed"         // taken off a night's line-up: the member is excluded
+	NoticeStatus         NoticeKind = "status"          // an admin changed the member's status (Detail: the new MemberStatus)
 )
 
 // Notice is one message to a member: on the site (his inbox) and, where the club sends e-mail and he gave an
@@ -34,16 +37,65 @@ type Notice struct {
 	Night   ClubNight // the night it is about (its ID is 0 for none)
 }
 
-// WasAt is the old start of a night whose time changed (zero when it did not).
-func (n Notice) WasAt() time.Time {
+// NightChange is what a notice of a changed night keeps of it (its Detail, as JSON): the night as the change left
+// it and its old start when that moved, so that the notice says what was true when it was written, whatever the
+// night becomes later.
+type NightChange struct {
+	Was      int64  `json:"was,omitempty"` // the old start, Unix ms; 0 when it did not move
+	At       int64  `json:"at"`            // the new start, Unix ms
+	Place    string `json:"place"`
+	Tables   int    `json:"tables"`
+	PerTable int    `json:"per_table"`
+	Note     string `json:"note,omitempty"`
+}
+
+// NightChangeDetail is the Detail of a night_changed notice: night n as it is now, and its old start was (zero
+// when it did not move).
+func NightChangeDetail(n ClubNight, was time.Time) string {
+	c := NightChange{At: n.StartsAt.UnixMilli(), Place: n.Place, Tables: n.Tables, PerTable: n.PerTable, Note: n.Note}
+	if !was.IsZero() {
+		c.Was = was.UnixMilli()
+	}
+	b, _ := json.Marshal(c)
+	return string(b)
+}
+
+// change reads a night_changed notice's Detail: the JSON of NightChangeDetail, or (notices written before it) the
+// old start alone, in Unix ms.
+func (n Notice) change() (NightChange, bool) {
+	var c NightChange
 	if n.Kind != NoticeNightChanged || n.Detail == "" {
-		return time.Time{}
+		return c, false
+	}
+	if n.Detail[0] == '{' {
+		return c, json.Unmarshal([]byte(n.Detail), &c) == nil
 	}
 	ms, err := strconv.ParseInt(n.Detail, 10, 64)
 	if err != nil {
+		return c, false
+	}
+	return NightChange{Was: ms}, false
+}
+
+// WasAt is the old start of a night whose time changed (zero when it did not).
+func (n Notice) WasAt() time.Time {
+	c, _ := n.change()
+	if c.Was == 0 {
 		return time.Time{}
 	}
-	return time.UnixMilli(ms).UTC()
+	return time.UnixMilli(c.Was).UTC()
+}
+
+// NightThen is the night as the notice tells of it: for a change, the night as that change left it (a later
+// change has a notice of its own); otherwise, and for a notice written before changes were kept, the night now.
+func (n Notice) NightThen() ClubNight {
+	c, ok := n.change()
+	if !ok {
+		return n.Night
+	}
+	night := n.Night
+	night.StartsAt, night.Place, night.Tables, night.PerTable, night.Note = time.UnixMilli(c.At).UTC(), c.Place, c.Tables, c.PerTable, c.Note
+	return night
 }
 
 // Mail is a notice waiting in the outbox to be sent by e-mail: its address and language as they were when the

@@ -82,6 +82,10 @@ func (db *DB) ChangeMember(ctx context.Context, ch club.MemberChange) error {
 		if err := statusReachesNights(ctx, tx, ch); err != nil {
 			return err
 		}
+		// the member is told of his new status (an approval, low priority, an exclusion, a return)
+		if err := notify(ctx, tx, ch.UserID, club.NoticeStatus, 0, ch.To, ch.At); err != nil {
+			return err
+		}
 	}
 	return translate(tx.Commit(), "member")
 }
@@ -114,14 +118,31 @@ func statusReachesNights(ctx context.Context, tx *txn, ch club.MemberChange) err
 		if err := tx.lock(ctx, "club_nights", r.night); err != nil {
 			return translate(err, "club night")
 		}
+		var res sql.Result
+		kind, detail := club.NoticeKind(""), ""
 		switch club.MemberStatus(ch.To) {
 		case club.StatusExcluded:
-			_, err = tx.ExecContext(ctx, `UPDATE registrations SET state = 'cancelled', cancelled_at = ?, late = ? WHERE id = ?`, ms(ch.At), false, r.id)
+			res, err = tx.ExecContext(ctx, `UPDATE registrations SET state = 'cancelled', cancelled_at = ?, late = ? WHERE id = ?`, ms(ch.At), false, r.id)
+			kind = club.NoticeRemoved
 		case club.StatusLowPriority:
-			_, err = tx.ExecContext(ctx, `UPDATE registrations SET state = 'reserve' WHERE id = ? AND state = 'main'`, r.id)
+			res, err = tx.ExecContext(ctx, `UPDATE registrations SET state = 'reserve' WHERE id = ? AND state = 'main'`, r.id)
+			kind, detail = club.NoticeDemoted, string(club.StatusLowPriority)
 		}
 		if err != nil {
 			return translate(err, "registration")
+		}
+		// every change of a member's place tells him, as fewer places on a night do
+		if res != nil {
+			if k, _ := res.RowsAffected(); k > 0 {
+				if err := notify(ctx, tx, ch.UserID, kind, r.night, detail, ch.At); err != nil {
+					return err
+				}
+				if kind == club.NoticeRemoved {
+					if err := dropReminders(ctx, tx, ch.UserID, r.night); err != nil {
+						return err
+					}
+				}
+			}
 		}
 		if err := fillMain(ctx, tx, r.night, ch.At); err != nil {
 			return err

@@ -136,6 +136,9 @@ func (db *DB) Cancel(ctx context.Context, nightID, userID int64, now time.Time, 
 	if _, err := tx.ExecContext(ctx, `UPDATE registrations SET state = 'cancelled', cancelled_at = ?, late = ? WHERE id = ?`, ms(now), late, r.ID); err != nil {
 		return nil, translate(err, "registration")
 	}
+	if err := dropReminders(ctx, tx, userID, nightID); err != nil {
+		return nil, err
+	}
 	if late {
 		if err := strike(ctx, tx, userID, nightID, club.StrikeLate, now); err != nil {
 			return nil, err

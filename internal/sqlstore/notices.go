@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"sort"
-	"strconv"
 	"time"
 
 	"mafiaclub/internal/club"
@@ -26,6 +25,15 @@ func notify(ctx context.Context, tx *txn, userID int64, kind club.NoticeKind, ni
 		return translate(err, "outbox")
 	}
 	return nil
+}
+
+// dropReminders takes out of the outbox the e-mails of a night's reminders to a member that are not sent yet: he is
+// no longer registered (he cancelled, was excluded, or the night is called off), and a reminder of a night he will
+// not come to is wrong. The notice stays in his inbox, where it shows the night as it is now.
+func dropReminders(ctx context.Context, tx *txn, userID, nightID int64) error {
+	_, err := tx.ExecContext(ctx, `DELETE FROM outbox WHERE sent_at IS NULL AND notice_id IN
+		(SELECT id FROM notices WHERE user_id = ? AND night_id = ? AND kind = ?)`, userID, nightID, string(club.NoticeReminder))
+	return translate(err, "outbox")
 }
 
 // strike records a strike once, and tells the member when it is new.
@@ -118,10 +126,11 @@ func (db *DB) UpdateNight(ctx context.Context, n *club.ClubNight, now time.Time)
 	if err != nil {
 		return err
 	}
-	detail := ""
+	var was time.Time
 	if !old.StartsAt.Equal(n.StartsAt) {
-		detail = strconv.FormatInt(ms(old.StartsAt), 10)
+		was = old.StartsAt
 	}
+	detail := club.NightChangeDetail(*n, was)
 	for _, u := range order {
 		if after[u] == before[u] { // the members who moved have been told where they are now
 			if err := notify(ctx, tx, u, club.NoticeNightChanged, n.ID, detail, now); err != nil {
@@ -157,6 +166,9 @@ func (db *DB) CancelNight(ctx context.Context, nightID int64, now time.Time) err
 		return err
 	}
 	for _, u := range order {
+		if err := dropReminders(ctx, tx, u, nightID); err != nil {
+			return err
+		}
 		if err := notify(ctx, tx, u, club.NoticeNightCancelled, nightID, "", now); err != nil {
 			return err
 		}

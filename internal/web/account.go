@@ -77,6 +77,9 @@ func (s *Server) mePage(w http.ResponseWriter, r *http.Request) {
 		if reg.NoShow {
 			state += " · " + p.T("strike.no_show")
 		}
+		if n.IsCancelled() {
+			state = p.T("reg.night_called_off")
+		}
 		v.Regs = append(v.Regs, regRow{Registration: reg, When: p.Time(n.StartsAt) + " · " + n.Place, State: state})
 	}
 	for _, st := range strikes {

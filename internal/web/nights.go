@@ -227,7 +227,16 @@ func (s *Server) nightsICS(w http.ResponseWriter, r *http.Request) {
 		b.WriteString("BEGIN:VEVENT\r\n")
 		fmt.Fprintf(&b, "UID:night-%d@mafiaclub\r\nDTSTAMP:%s\r\n", n.ID, stamp)
 		fmt.Fprintf(&b, "DTSTART:%s\r\nDTEND:%s\r\n", n.StartsAt.UTC().Format("20060102T150405Z"), n.StartsAt.Add(4*time.Hour).UTC().Format("20060102T150405Z"))
-		b.WriteString(icsLine("SUMMARY:" + icsEscape(p.T("nights.summary"))))
+		summary := p.T("nights.summary")
+		if n.IsCancelled() {
+			// RFC 5545: a cancelled event keeps its UID and says so, with a higher SEQUENCE, so that calendars
+			// that have it take it down (or strike it through) instead of keeping it as it was
+			b.WriteString("STATUS:CANCELLED\r\nSEQUENCE:1\r\n")
+			summary = p.T("nights.summary_called_off", summary)
+		} else {
+			b.WriteString("STATUS:CONFIRMED\r\n")
+		}
+		b.WriteString(icsLine("SUMMARY:" + icsEscape(summary)))
 		b.WriteString(icsLine("LOCATION:" + icsEscape(n.Place)))
 		b.WriteString("END:VEVENT\r\n")
 	}
@@ -271,10 +280,18 @@ func (s *Server) apiNights(w http.ResponseWriter, r *http.Request) {
 		Main     int    `json:"main"`
 		MainSize int    `json:"main_size"`
 		Reserve  int    `json:"reserve"`
+		// Cancelled says the night is called off (CancelledAt: when, in the club's zone): it is still listed, so
+		// that a program that showed it can take it down.
+		Cancelled   bool   `json:"cancelled"`
+		CancelledAt string `json:"cancelled_at,omitempty"`
 	}
 	out := []jn{}
 	for _, n := range list {
-		out = append(out, jn{n.ID, n.StartsAt.In(s.zone()).Format(time.RFC3339), n.Place, n.Tables, n.PerTable, n.Main, n.MainSize(), n.Reserve})
+		j := jn{n.ID, n.StartsAt.In(s.zone()).Format(time.RFC3339), n.Place, n.Tables, n.PerTable, n.Main, n.MainSize(), n.Reserve, n.IsCancelled(), ""}
+		if n.IsCancelled() {
+			j.CancelledAt = n.Cancelled.In(s.zone()).Format(time.RFC3339)
+		}
+		out = append(out, j)
 	}
 	writeJSON(w, out)
 }

@@ -14,24 +14,34 @@ import (
 func (s *Server) noticeText(lang string, n club.Notice) (title string, lines []string) {
 	T := func(key string, args ...any) string { return s.Catalog.T(lang, key, args...) }
 	z := s.zone()
-	when := n.Night.StartsAt.In(z).Format("2006-01-02 15:04")
+	night := n.NightThen() // a change says the night as it left it, not as it is now
+	when := night.StartsAt.In(z).Format("2006-01-02 15:04")
 	title = T("notice." + string(n.Kind) + ".title")
 	switch n.Kind {
 	case club.NoticeNightChanged:
-		lines = append(lines, T("notice.night_changed", when, n.Night.Place, n.Night.Tables, n.Night.PerTable))
+		lines = append(lines, T("notice.night_changed", when, night.Place, night.Tables, night.PerTable))
 		if was := n.WasAt(); !was.IsZero() {
 			lines = append(lines, T("notice.was", was.In(z).Format("2006-01-02 15:04")))
 		}
 	case club.NoticeReminder:
-		lastDay := club.CancelDeadline(n.Night, z).AddDate(0, 0, -1).Format("2006-01-02")
-		lines = append(lines, T("notice.reminder", when, n.Night.Place, lastDay))
+		lastDay := club.CancelDeadline(night, z).AddDate(0, 0, -1).Format("2006-01-02")
+		lines = append(lines, T("notice.reminder", when, night.Place, lastDay))
 	case club.NoticeStrike:
-		lines = append(lines, T("notice.strike", when, n.Night.Place, T("strike."+n.Detail)))
+		lines = append(lines, T("notice.strike", when, night.Place, T("strike."+n.Detail)))
+	case club.NoticeStatus:
+		lines = append(lines, T("notice.status."+n.Detail))
+		return title, lines
+	case club.NoticeDemoted:
+		if n.Detail == string(club.StatusLowPriority) {
+			lines = append(lines, T("notice.demoted_low", when, night.Place))
+			break
+		}
+		lines = append(lines, T("notice.demoted", when, night.Place))
 	default:
-		lines = append(lines, T("notice."+string(n.Kind), when, n.Night.Place))
+		lines = append(lines, T("notice."+string(n.Kind), when, night.Place))
 	}
-	if n.Night.Note != "" && n.Kind != club.NoticeStrike && n.Kind != club.NoticeNightCancelled {
-		lines = append(lines, T("notice.note", n.Night.Note))
+	if night.Note != "" && n.Kind != club.NoticeStrike && n.Kind != club.NoticeNightCancelled && n.Kind != club.NoticeRemoved {
+		lines = append(lines, T("notice.note", night.Note))
 	}
 	return title, lines
 }
