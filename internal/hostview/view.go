@@ -232,9 +232,18 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 				Label: v.T("step.handout", sr.Seat, v.T("role."+sr.Role.String()), v.T("gesture."+mafia.RoleGesture(sr.Role).String()))})
 		}
 	}
-	handout := len(v.Steps)
-	for i, ps := range next.Plan() {
-		sv := StepView{Label: v.stepLabel(ps, g.Role(ps.Seat)), Limit: ps.Limit, Current: (i == 0 && handout == 0) || ps.Current}
+	for _, ps := range next.Plan() {
+		if v.Finished && ps.Step == mafia.StepLastWord {
+			// After the end the plan shows what is left to do, never a speech: the engine lists the last words of
+			// the players who left last, but nothing records them once the game is over, so they would stay in the
+			// plan, the current step, until the save (issue 24).
+			continue
+		}
+		if v.Finished && ps.Step == mafia.StepGameOver {
+			v.Steps = append(v.Steps, v.endSteps(len(st.Record.Events))...)
+			continue
+		}
+		sv := StepView{Label: v.stepLabel(ps, g.Role(ps.Seat)), Limit: ps.Limit, Current: len(v.Steps) == 0 || ps.Current}
 		if ps.Event != mafia.NoEvent {
 			sv.Event = ps.Event.String()
 		}
@@ -359,6 +368,20 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 	}
 	v.seatCards()
 	return v
+}
+
+// endSteps are the plan's steps once the game is over, after the best move if it is due: check the points (where
+// the rule set has them) and save the game.
+func (v *View) endSteps(events int) []StepView {
+	var out []StepView
+	if v.HasPoints {
+		out = append(out, StepView{Key: fmt.Sprintf("g%d-end-points-%d", v.GameID, events), Label: v.T("step.end_points")})
+	}
+	out = append(out, StepView{Key: fmt.Sprintf("g%d-end-save-%d", v.GameID, events), Label: v.T("step.end_save")})
+	if len(v.Steps) == 0 {
+		out[0].Current = true
+	}
+	return out
 }
 
 // UndoConfirm is the undo box's question with the last event, which is inside a secret element when it is secret:

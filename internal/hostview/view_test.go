@@ -561,3 +561,89 @@ func TestPageDrawnForms(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanAfterTheEnd: once the game is over the plan shows what is left to do (the best move if it is due, the
+// points, the save), never a speech: before, the engine's last word of the player voted out last stayed in the plan,
+// the current step, until the save, since nothing records a last word after the end (issue 24).
+func TestPlanAfterTheEnd(t *testing.T) {
+	cat := catalog(t)
+	// day 3: #7, the last black, is voted out: red win, and the engine still lists his last word
+	events := join(mafia.Day(), mafia.Speech(1), mafia.Nominate(1, 3), mafia.Speech(2), mafia.Nominate(2, 7), speeches(3, 10),
+		hands(3, 1, 2, 4, 5, 6, 8), mafia.VoteRest(7), mafia.Night(), mafia.Shot(7, 1), mafia.Shot(9, 1), mafia.Check(7, 5),
+		mafia.Check(5, 9), mafia.Day(), mafia.BestMove(1, 7, 9, 10), mafia.Speech(2), mafia.Nominate(2, 9), mafia.Speech(4), mafia.Nominate(4, 7),
+		speeches(5, 10), hands(9, 2, 4, 5, 6, 8, 10), mafia.VoteRest(7), mafia.Night(), mafia.Shot(7, 10), mafia.Check(7, 2), mafia.Check(5, 7),
+		mafia.Day(), mafia.Speech(4), mafia.Speech(5), mafia.Nominate(5, 7), mafia.Speech(6), mafia.Speech(7), mafia.Speech(8),
+		mafia.Speech(2), mafia.VoteRest(7))
+	st := game(t, "fiim-2025-club", tenRoles, events...)
+	if !st.Play.Finished() {
+		t.Fatal("the game is not over")
+	}
+	engine := st.Play.Next()
+	if p := engine.Plan(); len(p) == 0 || p[0].Step != mafia.StepLastWord {
+		t.Fatalf("the engine's plan after the end: %+v; the test wants its last word first", p)
+	}
+	for _, lang := range i18n.Languages {
+		in := st.In
+		in.Lang = lang
+		v := Build(&State{In: in, Record: st.Record, Play: st.Play}, cat, func() string { return "k" })
+		var labels []string
+		for _, s := range v.Steps {
+			labels = append(labels, s.Label)
+		}
+		want := []string{cat.T(lang, "step.end_points"), cat.T(lang, "step.end_save")}
+		if !slices.Equal(labels, want) || !v.Steps[0].Current {
+			t.Errorf("%s: the plan after the end is %q (the first current: %v), want %q", lang, labels, len(v.Steps) > 0 && v.Steps[0].Current, want)
+		}
+		var b strings.Builder
+		if err := Render(&b, v); err != nil {
+			t.Fatal(err)
+		}
+		plan := b.String()
+		plan = plan[strings.Index(plan, `<ol id="plan">`):]
+		plan = plan[:strings.Index(plan, `</ol>`)]
+		if last := template.HTMLEscapeString(cat.T(lang, "step.last_word", 7)); strings.Contains(plan, last) {
+			t.Errorf("%s: the plan after the end still says %q", lang, last)
+		}
+	}
+	// a game over with the best move due (the first night's victim ends it): the best move comes first, then the rest
+	st2 := game(t, "fiim-2025-club", tenRoles, join(mafia.Day(), speeches(1, 10), mafia.Night(), mafia.Shot(3, 1), mafia.Shot(7, 1),
+		mafia.Shot(9, 1), mafia.Day(), mafia.TeamLoss(4))...)
+	v, _ := build(t, st2)
+	var keys []string
+	for _, s := range v.Steps {
+		keys = append(keys, s.Label)
+	}
+	if len(v.Steps) < 3 || v.Steps[0].Label != cat.T("en", "step.best_move", 1) || !v.Steps[0].Current ||
+		!slices.Equal(keys[1:], []string{cat.T("en", "step.end_points"), cat.T("en", "step.end_save")}) {
+		t.Errorf("the plan after the end with the best move due: %q", keys)
+	}
+}
+
+// TestProtocolLetters: each language marks the roles with letters nobody misreads: distinct, and none the
+// beginning of the other team's word. The Ukrainian "Ч" for a black read as "червоний" (red), since the Ukrainian
+// words for red and black both begin with Ч (issue 24); Russian keeps the protocol's own letters (seed 002
+// §7.4.1: "К" красный, "Ч" черный, "Ш" шериф, "Д" дон), which Russian reads one way only.
+func TestProtocolLetters(t *testing.T) {
+	cat := catalog(t)
+	roles := []mafia.Role{mafia.Citizen, mafia.Sheriff, mafia.Mafia, mafia.Don, mafia.Commissar, mafia.Doctor}
+	for _, lang := range i18n.Languages {
+		seen := map[string]mafia.Role{}
+		for _, r := range roles {
+			l := RoleLetter(cat, lang, r)
+			if other, ok := seen[l]; ok {
+				t.Errorf("%s: %s and %s share the letter %q", lang, r, other, l)
+			}
+			seen[l] = r
+			other := "answer.red"
+			if r.Team() == mafia.Red {
+				other = "answer.black"
+			}
+			if word := cat.T(lang, other); strings.HasPrefix(strings.ToLower(word), strings.ToLower(l)) {
+				t.Errorf("%s: %s (%s) is marked %q, which reads as %q", lang, r, cat.T(lang, "role."+r.String()), l, word)
+			}
+		}
+	}
+	if got := RoleLetter(cat, "ru", mafia.Mafia) + RoleLetter(cat, "ru", mafia.Citizen); got != "ЧК" {
+		t.Errorf("Russian marks a black and a red %q, want the protocol's Ч and К", got)
+	}
+}

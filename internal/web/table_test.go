@@ -81,7 +81,7 @@ func TestGameProtocolWords(t *testing.T) {
 	if r := h.post(c, fmt.Sprintf("/games/%d/save", id), url.Values{"version": {v}, "rated": {"no"}}); r.StatusCode != http.StatusSeeOther {
 		t.Fatalf("save: %d %s", r.StatusCode, errorOf(r.Body))
 	}
-	letters := regexp.MustCompile(`<td class="letter">([^<]*)</td>`)
+	letters := regexp.MustCompile(`<td class="letter"[^>]*>([^<]*)</td>`)
 	for _, lang := range web.Languages {
 		h.post(c, "/lang", url.Values{"lang": {lang}})
 		proto := html.UnescapeString(h.get(c, fmt.Sprintf("/history/%d?view=protocol", id)).Body)
