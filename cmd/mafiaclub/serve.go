@@ -20,6 +20,7 @@ import (
 	_ "time/tzdata" // the club's time zone works on machines without zoneinfo
 
 	"mafiaclub/internal/club"
+	"mafiaclub/internal/demo"
 	"mafiaclub/internal/live"
 	"mafiaclub/internal/notify"
 	"mafiaclub/internal/sqlstore"
@@ -39,6 +40,8 @@ type config struct {
 	logFormat, metricsToken           string
 	tlsCert, tlsKey                   string
 	demo                              bool
+	demoPace                          time.Duration // the demo's live game (demo_live.go); -1 when MAFIACLUB_DEMO_PACE is no duration
+	demoPaceBad                       string
 	engine                            string
 	maxStreams, maxStreamsPerAddress  int
 	badEnv                            map[string]string // a bound's flag -> its variable's text, when no number
@@ -85,7 +88,8 @@ func serveFlags(fs *flag.FlagSet) *config {
 	fs.IntVar(&c.maxStreams, "max-streams", c.envInt("max-streams", "MAFIACLUB_MAX_STREAMS", web.DefaultMaxStreams), "the spectators' live streams open at once (a host's own devices have places of their own); one more is refused with 503, about 6 KiB of memory each (MAFIACLUB_MAX_STREAMS)")
 	fs.IntVar(&c.maxStreamsPerAddress, "max-streams-per-address", c.envInt("max-streams-per-address", "MAFIACLUB_MAX_STREAMS_PER_ADDRESS", web.DefaultMaxStreamsPerAddress), "the live streams one client address may hold open (behind a trusted proxy, the client's own address) (MAFIACLUB_MAX_STREAMS_PER_ADDRESS)")
 	fs.StringVar(&c.trustedProxies, "trusted-proxies", env("MAFIACLUB_TRUSTED_PROXIES", "127.0.0.1,::1"), "the club's reverse proxies and load balancers, addresses or prefixes, comma-separated: a request from one of them is counted by the login and sign-up throttles and the streams' bound per address as coming from the address it names in X-Forwarded-For; empty: none (MAFIACLUB_TRUSTED_PROXIES)")
-	fs.BoolVar(&c.demo, "demo", false, "create the demo club (admin, host, twenty players) if it is not there")
+	fs.BoolVar(&c.demo, "demo", false, "create the demo club (admin, host, twenty players with their season) if it is not there, and play its live game")
+	demoFlags(fs, c)
 	fs.StringVar(&c.logFormat, "log-format", env("MAFIACLUB_LOG_FORMAT", "text"), "the log's format: text or json (MAFIACLUB_LOG_FORMAT)")
 	fs.StringVar(&c.metricsToken, "metrics-token", env("MAFIACLUB_METRICS_TOKEN", ""), "a token that opens /metrics to other machines (Authorization: Bearer TOKEN); without it, only this machine (MAFIACLUB_METRICS_TOKEN)")
 	fs.StringVar(&c.tlsCert, "tls-cert", env("MAFIACLUB_TLS_CERT", ""), "serve HTTPS with this certificate file (PEM, the chain included) (MAFIACLUB_TLS_CERT)")
@@ -152,6 +156,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 			c.given(fs, "max-streams-per-address", c.maxStreamsPerAddress))
 		return 2
 	}
+	if !checkDemoPace(fs, c, stderr) {
+		return 2
+	}
 	zone, err := time.LoadLocation(c.tz)
 	if err != nil {
 		fmt.Fprintf(stderr, "mafiaclub: time zone %q: %v\n", c.tz, err)
@@ -178,20 +185,28 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
 		return 1
 	}
-	if c.demo || empty {
+	demoOn := c.demo || empty // never a club that had accounts, unless asked
+	if demoOn {
 		made, err := club.SeedDemo(ctx, db)
 		if err != nil {
 			fmt.Fprintf(stderr, "mafiaclub: demo club: %v\n", err)
 			return 1
 		}
 		if made {
-			fmt.Fprintf(stdout, "demo club created: log in as %s / %s (admin) or %s / %s (host)\n",
-				club.DemoAdminLogin, club.DemoAdminPassword, club.DemoHostLogin, club.DemoHostPassword)
+			fmt.Fprintf(stdout, "demo club created: log in as %s / %s (admin), %s / %s (host) or %s / %s (a member)\n",
+				club.DemoAdminLogin, club.DemoAdminPassword, club.DemoHostLogin, club.DemoHostPassword,
+				demo.MemberLogin(club.DemoNicks()[0]), demo.MemberPassword)
 		}
 	}
 	clock := club.NewClock(zone, nil)
 	db.Now = clock.Now
 	svc := club.NewServices(db, clock)
+	if demoOn {
+		if err := demoSeason(ctx, db, clock, log); err != nil {
+			fmt.Fprintf(stderr, "mafiaclub: demo club: %v\n", err)
+			return 1
+		}
+	}
 	// the players' figures of games saved before they existed, computed once from their records (points unchanged)
 	if n, err := svc.Records.Backfill(context.Background()); err != nil {
 		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
@@ -234,6 +249,14 @@ func serve(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
 			return 1
 		}
+	}
+	if demoOn && c.demoPace > 0 {
+		stopLive, err := startDemoLive(ctx, db, svc, site.Live, c.demoPace, log)
+		if err != nil {
+			fmt.Fprintf(stderr, "mafiaclub: demo club: %v\n", err)
+			return 1
+		}
+		defer stopLive() // before the database closes
 	}
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
