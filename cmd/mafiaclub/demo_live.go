@@ -47,30 +47,35 @@ func checkDemoPace(fs *flag.FlagSet, c *config, stderr io.Writer) bool {
 }
 
 // demoSeason gives the demo club its season (the three months of club nights, the tournament, the nights to
-// come) unless it has one, and says how long that took.
-func demoSeason(ctx context.Context, db club.Store, clock *club.Clock, log *slog.Logger) error {
+// come) unless it has one, and says how long that took. A season that cannot be made is logged; the site serves
+// what there is.
+func demoSeason(ctx context.Context, db club.Store, clock *club.Clock, log *slog.Logger) {
 	rep, err := demo.Season(ctx, db, demo.Options{Seed: demo.DefaultSeed, Now: clock.Now(), Zone: clock.Zone})
-	if err != nil || rep == nil {
-		return err
+	if err != nil {
+		log.Error("the demo club's season could not be made", "err", err)
+		return
+	}
+	if rep == nil {
+		return // made on an earlier run
 	}
 	log.Info(fmt.Sprintf("the demo club is ready: %d games, %d nights, a tournament of %d players, %d members in %.1f s",
 		rep.Games, rep.Nights(), rep.TournamentPlayers, rep.Members, rep.Took.Seconds()),
 		"games", rep.Games, "club_games", rep.ClubGames, "tournament_games", rep.TournamentGames, "nights", rep.Nights(),
 		"members", rep.Members, "took", rep.Took.Round(time.Millisecond))
-	return nil
 }
 
 // startDemoLive starts the demo host's live game; the returned function stops it and waits until it has (at
-// most an action being committed), before the database closes.
-func startDemoLive(ctx context.Context, db club.Store, svc *club.Services, hub *live.Hub, pace time.Duration, log *slog.Logger) (stop func(), err error) {
+// most an action being committed), before the database closes. Without the demo host it logs why and plays none.
+func startDemoLive(ctx context.Context, db club.Store, svc *club.Services, hub *live.Hub, pace time.Duration, log *slog.Logger) (stop func()) {
 	l, err := demo.NewLive(ctx, db, svc, pace)
 	if err != nil {
-		return nil, err
+		log.Error("the demo club's live game", "err", err)
+		return func() {}
 	}
 	l.Log, l.Publish = log, hub.Publish
 	lctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { l.Run(lctx) })
 	log.Info("the demo host plays a live game", "pace", pace)
-	return func() { cancel(); wg.Wait() }, nil
+	return func() { cancel(); wg.Wait() }
 }

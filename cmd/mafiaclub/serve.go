@@ -202,10 +202,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	db.Now = clock.Now
 	svc := club.NewServices(db, clock)
 	if demoOn {
-		if err := demoSeason(ctx, db, clock, log); err != nil {
-			fmt.Fprintf(stderr, "mafiaclub: demo club: %v\n", err)
-			return 1
-		}
+		demoSeason(ctx, db, clock, log)
 	}
 	// the players' figures of games saved before they existed, computed once from their records (points unchanged)
 	if n, err := svc.Records.Backfill(context.Background()); err != nil {
@@ -251,12 +248,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if demoOn && c.demoPace > 0 {
-		stopLive, err := startDemoLive(ctx, db, svc, site.Live, c.demoPace, log)
-		if err != nil {
-			fmt.Fprintf(stderr, "mafiaclub: demo club: %v\n", err)
-			return 1
-		}
-		defer stopLive() // before the database closes
+		defer startDemoLive(ctx, db, svc, site.Live, c.demoPace, log)() // stopped before the database closes
 	}
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {

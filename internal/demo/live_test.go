@@ -97,7 +97,7 @@ func TestDemoLive(t *testing.T) {
 		return g.Events
 	}
 	before, n := saved(), events()
-	stop = start(20*time.Millisecond, 2)
+	stop = start(50*time.Millisecond, 2)
 	eventually("the game going on", func() bool { return events() >= n+3 })
 	for {
 		st, err := svc.Games.Load(ctx, admin, id)
