@@ -312,6 +312,7 @@ type Store interface {
 	TournamentStore
 	NoticeStore
 	LiveStore
+	ClubStore
 }
 
 // LiveStore keeps what the live pages need: each game's broadcast delay and the club's settings (its default).

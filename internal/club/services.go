@@ -20,6 +20,7 @@ type Services struct {
 	Live        *Live        // games as spectators see them: the public view and the delayed broadcast
 	Backups     *Backups     // copies of the database (SQLite), made from the site by an admin
 	Notices     *Notices     // members' inboxes and e-mail settings; the outbox and the reminders
+	Club        *Clubs       // the club's identity: its name, description, logo, links and defaults
 }
 
 // NewServices builds the services over a store, all on one clock. The backups folder is set apart
@@ -34,6 +35,7 @@ func NewServices(store Store, clock *Clock) *Services {
 	s.Records = &Records{store: store, games: s.Games, clock: clock}
 	s.Notices = &Notices{store: store, clock: clock}
 	s.Live = &Live{store: store, games: s.Games, clock: clock}
+	s.Club = &Clubs{store: store, clock: clock}
 	return s
 }
 
