@@ -56,7 +56,7 @@ func (r *Report) Nights() int { return r.PastNights + r.ComingNights }
 // Season gives the demo club (SeedDemo's accounts and players, made here if missing) a season, through the club's
 // services with their clock set to each past moment, so that every rule holds as it would have: member accounts
 // for the twenty players; thirteen weekly club nights of the last three months with registrations, cancellations
-// (one late), a no-show, a member put on low priority for his strikes, and about 140 games at two tables (every
+// (three late), no-shows, a member put on low priority for his strikes, and about 140 games at two tables (every
 // rule set of the club, 7 to 10 players, guests, rated and normal); a finished tournament of 23 players
 // (fiim-xcraft, seven qualifying rounds and a final) with a decided protest; and the next two club nights with
 // their registrations and reserves. The games are played at random through the engine's plan, deterministically
