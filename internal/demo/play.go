@@ -409,7 +409,7 @@ func (t *table) duringSpeech(nx *mafia.Next, day int) (Action, bool) {
 	if target == 0 || !t.try(mafia.Nominate(nx.Speaker, target)) {
 		return Action{}, false
 	}
-	if t.blackKnown.Has(target) {
+	if r := g.Role(nx.Speaker); (r == mafia.Sheriff || r == mafia.Commissar) && t.blackKnown.Has(target) {
 		t.claimed = t.claimed.Add(target)
 	}
 	return t.act(mid(), mafia.Nominate(nx.Speaker, target)), true
