@@ -106,7 +106,9 @@ func (l *Live) game(ctx context.Context, rng *rand.Rand) (int64, error) {
 	for i := range seats {
 		seats[i] = club.NewSeat{Name: nicks[i], Role: roles[i].String()}
 	}
-	g, err := l.Services.Games.Start(ctx, l.Host, club.NewGame{Rules: mafia.DefaultRuleSetID, Seats: seats, Rated: true})
+	// a normal game: a demo left running for days would otherwise pour some 25 rated games an hour into the
+	// season's rating; the live games are there to watch, and stay in the history
+	g, err := l.Services.Games.Start(ctx, l.Host, club.NewGame{Rules: mafia.DefaultRuleSetID, Seats: seats, Rated: false})
 	if err != nil {
 		return 0, err
 	}
