@@ -42,10 +42,11 @@ func NewServices(store Store, clock *Clock) *Services {
 // Records shows the saved games and what is built from them: the history, a game's public record, the club's
 // rating and the players' pages. All of it is public; public pages show nicknames only.
 type Records struct {
-	store Store
-	games *Games
-	clock *Clock
-	club  clubCache
+	store   Store
+	games   *Games
+	clock   *Clock
+	club    clubCache
+	leaders leadersCache // the club rating's lines, for the front door
 }
 
 // Public returns a game for its public page: once it has a result. A game is public from the moment it ends, not

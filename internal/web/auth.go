@@ -13,20 +13,6 @@ import (
 	"mafiaclub/internal/club"
 )
 
-func (s *Server) home(w http.ResponseWriter, r *http.Request) {
-	if u := currentUser(r); u != nil {
-		to := "/me"
-		if u.Role.Can(club.RoleHost) {
-			to = "/games"
-		}
-		http.Redirect(w, r, to, http.StatusSeeOther)
-		return
-	}
-	p := s.page(r)
-	p.Title = p.T("home.title")
-	s.render(w, "home", p)
-}
-
 type loginView struct {
 	Page
 	Next, Login, Error string

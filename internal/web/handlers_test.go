@@ -838,17 +838,23 @@ func TestLoginThrottleAndPasswordChange(t *testing.T) {
 	h.login("olha", "brand-new-pass")
 }
 
+// TestLoginLandsOnTheRolesPage: a login lands on the front door, which shows each role its own part (the host his
+// hosting, the member his registrations), not another role's.
 func TestLoginLandsOnTheRolesPage(t *testing.T) {
 	h := newHarness(t)
-	for login, want := range map[string]string{"host": "/games", "member9": "/me"} {
+	for login, want := range map[string]string{"host": `id="home-host"`, "member9": `id="home-mine"`} {
 		var c *http.Client
 		if login == "host" {
 			c = h.login("host", "demo-host")
 		} else {
 			c = h.user(login, club.RoleMember)
 		}
-		if r := h.get(c, "/"); r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != want {
-			t.Errorf("%s: home sends to %q, want %q", login, r.Header.Get("Location"), want)
+		r := h.get(c, "/")
+		if r.StatusCode != http.StatusOK || !strings.Contains(r.Body, want) {
+			t.Errorf("%s: the front door is %d without %s", login, r.StatusCode, want)
+		}
+		if login != "host" && strings.Contains(r.Body, `id="home-host"`) {
+			t.Errorf("%s: the front door offers hosting", login)
 		}
 	}
 }

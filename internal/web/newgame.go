@@ -49,6 +49,9 @@ type newGameView struct {
 	Pool       []string // the club night's main line-up, then its reserve: the seating pool
 }
 
+// clubExtrasOption is the option of the club's extras, whose default the club's identity sets (club.Club.ClubExtras).
+const clubExtrasOption = "club_extras"
+
 func (s *Server) newGameForm(w http.ResponseWriter, r *http.Request) {
 	v := s.newGameFromForm(r)
 	if v.NightID != 0 {
@@ -83,8 +86,10 @@ func (s *Server) newGameFromForm(r *http.Request) newGameView {
 	v := newGameView{Page: p, Rules: mafia.RuleSets(), RulesID: r.Form.Get("rules"), Deal: r.Form.Get("deal"),
 		Rated: r.Form.Get("rated") == "on" || first, Shuffle: r.Form.Get("shuffle") == "on"}
 	rs, ok := mafia.RuleSet(v.RulesID)
-	if !ok {
-		rs, _ = mafia.RuleSet(club.ClubRules)
+	if !ok { // the club's default rule set (its admin's choice, /admin/club)
+		if rs, ok = mafia.RuleSet(p.Club.RulesID()); !ok {
+			rs, _ = mafia.RuleSet(club.ClubRules)
+		}
 		v.RulesID = rs.ID
 	}
 	if v.Deal != "hand" {
@@ -115,6 +120,9 @@ func (s *Server) newGameFromForm(r *http.Request) newGameView {
 		case mafia.OptBool:
 			f.Kind = "bool"
 			f.Bool = info.Default.Bool
+			if key == clubExtrasOption {
+				f.Bool = p.Club.ClubExtras // whether the club's extras start on is the club's choice
+			}
 			if r.Form.Has("opt_" + key + "_shown") {
 				f.Bool = r.Form.Get("opt_"+key) == "on"
 			}

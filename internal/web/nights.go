@@ -222,12 +222,13 @@ func (s *Server) nightsICS(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/calendar; charset=utf-8")
 	var b strings.Builder
 	b.WriteString("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//mafiaclub//club nights//EN\r\nCALSCALE:GREGORIAN\r\n")
+	b.WriteString(icsLine("X-WR-CALNAME:" + icsEscape(p.SiteName))) // the calendar's name in calendar programs
 	stamp := s.now().UTC().Format("20060102T150405Z")
 	for _, n := range list {
 		b.WriteString("BEGIN:VEVENT\r\n")
 		fmt.Fprintf(&b, "UID:night-%d@mafiaclub\r\nDTSTAMP:%s\r\n", n.ID, stamp)
 		fmt.Fprintf(&b, "DTSTART:%s\r\nDTEND:%s\r\n", n.StartsAt.UTC().Format("20060102T150405Z"), n.StartsAt.Add(4*time.Hour).UTC().Format("20060102T150405Z"))
-		summary := p.T("nights.summary")
+		summary := p.SiteName + ": " + p.T("nights.summary")
 		if n.IsCancelled() {
 			// RFC 5545: a cancelled event keeps its UID and says so, with a higher SEQUENCE, so that calendars
 			// that have it take it down (or strike it through) instead of keeping it as it was

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -55,7 +56,7 @@ func (s *Server) MailText(m club.Mail) (subject, body string) {
 	}
 	title, lines := s.noticeText(lang, m.Notice)
 	body = s.Catalog.T(lang, "notice.greeting", m.Name) + "\n\n" + strings.Join(lines, "\n") + "\n\n-- \n" + s.Catalog.T(lang, "notice.footer") + "\n"
-	return s.Catalog.T(lang, "site.name") + ": " + title, body
+	return s.clubName(context.Background(), lang) + ": " + title, body
 }
 
 type noticeRow struct {

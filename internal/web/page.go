@@ -22,8 +22,12 @@ type Page struct {
 	Unread int
 	Title  string
 	Path   string
-	cat    Catalog
-	zone   *time.Location
+	// Club is the club's identity (shared: never changed by a page) and SiteName its name in the page's language,
+	// or the catalogue's "site.name" for a club without one: every page's title and header say it.
+	Club     *club.Club
+	SiteName string
+	cat      Catalog
+	zone     *time.Location
 
 	// DiskLow is the admins' warning that the server's disk is nearly full ("" when it is not; storage.go).
 	DiskLow string
@@ -67,6 +71,10 @@ func (s *Server) page(r *http.Request) Page {
 		lang = u.Lang
 	}
 	p := Page{Lang: pickLang(r, lang), Langs: Languages, User: u, Path: r.URL.RequestURI(), cat: s.Catalog, zone: s.zone()}
+	p.Club = s.clubOf(r.Context())
+	if p.SiteName = p.Club.NameIn(p.Lang); p.SiteName == "" {
+		p.SiteName = p.T("site.name")
+	}
 	if u != nil {
 		p.Unread, _ = s.svc.Notices.Unread(r.Context(), u) // a page without the count is better than no page
 	}
@@ -115,7 +123,7 @@ func safeNext(next string) string {
 	}
 	u, err := url.Parse(next)
 	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") {
-		return "/" // the home page sends each role to its own page
+		return "/" // the front door, which shows each role its own
 	}
 	return next
 }

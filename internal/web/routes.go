@@ -78,6 +78,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /admin/import", s.require(club.RoleAdmin, s.importForm))
 	mux.HandleFunc("GET /admin/backups", s.require(club.RoleAdmin, s.backupsPage))
 	mux.HandleFunc("POST /admin/backups", s.require(club.RoleAdmin, s.startBackup))
+	mux.HandleFunc("GET /admin/club", s.require(club.RoleAdmin, s.clubForm)) // the club's identity (issue 25)
+	mux.HandleFunc("POST /admin/club", s.require(club.RoleAdmin, s.saveClub))
+	mux.HandleFunc("GET /club/logo", s.clubLogo) // public, cached, with its ETag
 
 	// tournaments: public pages; the organiser (admin), the chief judge and the table judges act
 	mux.HandleFunc("GET /tournaments", s.tournamentsPage)
