@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"mafiaclub/internal/i18n"
 	"mafiaclub/mafia"
 	"mafiaclub/mafia/record"
 )
@@ -99,7 +100,8 @@ func EventsFromForm(f url.Values, play *mafia.Game) ([]record.Event, error) {
 		return nil, err
 	}
 	if t == mafia.EvAdjust {
-		h, perr := record.Hundredths([]byte(strings.TrimSpace(f.Get("points"))))
+		// a decimal comma as the Ukrainian and Russian pages write points, or a point
+		h, perr := record.Hundredths([]byte(i18n.ReadDecimal(f.Get("points"))))
 		if perr != nil {
 			return nil, formErr("the points: a number with at most two decimals, like 0.3 or -0.5")
 		}

@@ -62,15 +62,16 @@ type VoteView struct {
 }
 
 // AdjustStep is one correction of points the rules allow: the form's value as the record writes points ("0.3",
-// "-0.5", "1"; record.Hundredths reads it back, and refuses a "+") and its label with a sign ("+0.3", "+1").
+// "-0.5", "1"; record.Hundredths reads it back, and refuses a "+") and its label with a sign, as the language writes
+// it ("+0,3" in Ukrainian, "+0.3" in English, "+1").
 type AdjustStep struct {
 	Value, Label string
 }
 
-func adjustStep(h int) AdjustStep {
-	s := AdjustStep{Value: record.FormatPoints(h), Label: record.FormatPoints(h)}
+func adjustStep(lang string, h int) AdjustStep {
+	s := AdjustStep{Value: record.FormatPoints(h), Label: i18n.Decimal(lang, record.FormatPoints(h))}
 	if h > 0 {
-		s.Label = "+" + s.Value
+		s.Label = "+" + s.Label
 	}
 	return s
 }
@@ -128,6 +129,8 @@ type View struct {
 	Points     []PointsRow
 	Adjust     []AdjustStep // the allowed adjustment steps, for the club's rules
 	FreeAdjust bool
+	// AdjustHint is the free correction's example ("0,2" in Ukrainian); the form reads a comma or a point.
+	AdjustHint string
 	Chrono     []ChronoLine
 	Audit      []string
 	LastEvent  string
@@ -346,16 +349,17 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 		v.Announce = v.announce(g, res, num)
 	}
 	for _, sr := range res.Seats {
-		row := PointsRow{N: sr.Seat, Name: st.Record.Seats[sr.Seat-1].Name, Role: v.T("role." + sr.Role.String()), Total: Points(sr.Points)}
+		row := PointsRow{N: sr.Seat, Name: st.Record.Seats[sr.Seat-1].Name, Role: v.T("role." + sr.Role.String()), Total: PointsIn(in.Lang, sr.Points)}
 		for _, it := range sr.Score {
-			row.Items = append(row.Items, v.T("item."+it.Item.String())+" "+Signed(it.Points))
+			row.Items = append(row.Items, v.T("item."+it.Item.String())+" "+SignedIn(in.Lang, it.Points))
 		}
 		v.Points = append(v.Points, row)
 	}
 	for _, h := range rs.AdjustSteps() {
-		v.Adjust = append(v.Adjust, adjustStep(h))
+		v.Adjust = append(v.Adjust, adjustStep(in.Lang, h))
 	}
 	v.FreeAdjust = rs.Points == mafia.PointsXCraft
+	v.AdjustHint = i18n.Decimal(in.Lang, "0.2")
 	v.Chrono = Chronology(cat, in.Lang, st.Record, in.Times)
 	if !v.Secret {
 		for i := range v.Chrono {
@@ -678,7 +682,7 @@ func Describe(cat i18n.Catalog, lang string, e record.Event, answer string) stri
 		}
 		return T("ev.best_move", e.Seat, list(named))
 	case mafia.EvAdjust:
-		return T("ev.adjust", e.Seat, Signed(int(e.Points)))
+		return T("ev.adjust", e.Seat, SignedIn(lang, int(e.Points)))
 	}
 	return e.Type.String()
 }
@@ -710,7 +714,15 @@ func ErrorText(cat i18n.Catalog, lang string, err error) (text string, ok bool) 
 	return "", false
 }
 
-// Points writes hundredths as a signed decimal with two places: "1.30", "-0.05".
+// PointsIn writes hundredths as the language writes a number with two places: "1,30", "-0,05" in Ukrainian and
+// Russian, "1.30" in English. Every page shows points this way (i18n.Decimal).
+func PointsIn(lang string, h int) string { return i18n.Decimal(lang, Points(h)) }
+
+// SignedIn writes hundredths with a sign as the language writes them: "+0,30" in Ukrainian, "+0.30" in English.
+func SignedIn(lang string, h int) string { return i18n.Decimal(lang, Signed(h)) }
+
+// Points writes hundredths as a signed decimal with two places and a decimal point, for programs (CSV, JSON):
+// "1.30", "-0.05". A page shows PointsIn.
 func Points(h int) string {
 	sign := ""
 	if h < 0 {

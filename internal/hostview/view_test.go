@@ -447,12 +447,18 @@ func TestAdjustSteps(t *testing.T) {
 		}
 	}
 	for h, want := range map[int]AdjustStep{100: {"1", "+1"}, -100: {"-1", "-1"}, 150: {"1.5", "+1.5"}, 5: {"0.05", "+0.05"}} {
-		s := adjustStep(h)
+		s := adjustStep("en", h)
 		if s != want {
 			t.Errorf("%d: %+v, want %+v", h, s, want)
 		}
 		if got, err := EventsFromForm(form("type", "adjust", "seat", "3", "points", s.Value), st.Play); err != nil || int(got[0].Points) != h {
 			t.Errorf("%q reads back as %+v (%v), want %d", s.Value, got, err, h)
+		}
+		// in Ukrainian and Russian the label has the decimal comma, the value (which the server reads) the point
+		for _, lang := range []string{"uk", "ru"} {
+			if s := adjustStep(lang, h); s.Value != want.Value || s.Label != strings.Replace(want.Label, ".", ",", 1) {
+				t.Errorf("%s, %d: %+v, want the value %q and the label with a comma", lang, h, s, want.Value)
+			}
 		}
 	}
 }

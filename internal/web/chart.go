@@ -20,9 +20,10 @@ type chartLabel struct {
 	Text string
 }
 
-// pointsChart draws the cumulative points after each rated game (hundredths) against the games' dates.
-func pointsChart(cum []int, dates []time.Time, zone *time.Location) chart {
-	return lineChart(cum, dates, zone, true, formatPoints)
+// pointsChart draws the cumulative points after each rated game (hundredths) against the games' dates; label writes
+// the scale's points in the page's language (Page.PointsText).
+func pointsChart(cum []int, dates []time.Time, zone *time.Location, label func(int) string) chart {
+	return lineChart(cum, dates, zone, true, label)
 }
 
 // lineChart draws values against dates; with zero, the scale includes 0 and its line is drawn.

@@ -179,7 +179,7 @@ func TestRatingAndHistoryPages(t *testing.T) {
 	live := h.newGame(host, "fiim-2025-club", tenRoles, nil)
 	anon := h.client()
 	page := h.get(anon, "/rating").Body
-	if !strings.Contains(page, `<td><a href="/players/1?rules=fiim-2025-club">Joker</a></td><td class="total">1.30</td><td class="elo">1010</td><td>1</td><td>1</td><td>100%</td>`) {
+	if !strings.Contains(page, `<td><a href="/players/1?rules=fiim-2025-club">Joker</a></td><td class="total">1,30</td><td class="elo">1010</td><td>1</td><td>1</td><td>100%</td>`) { // a decimal comma in Ukrainian
 		t.Errorf("Joker's line: one rated game, a win, 1.30, Elo 1000 + 20·(1 − ½)\n%s", page)
 	}
 	if strings.Contains(page, "Visitor") {
@@ -229,7 +229,7 @@ func TestRatingAndHistoryPages(t *testing.T) {
 		t.Errorf("the game page lacks the result or the chronology")
 	}
 	proto := h.get(anon, fmt.Sprintf("/history/%d?view=protocol", rated)).Body
-	for _, want := range []string{`<td class="letter">Ч</td>`, `<td class="letter">Ш</td>`, `<td class="letter">Д</td>`, `<td class="letter">К</td>`, "Підпис судді", "-0.80"} {
+	for _, want := range []string{`<td class="letter" title="мафія">Маф</td>`, `<td class="letter" title="шериф">Ш</td>`, `<td class="letter" title="дон">Д</td>`, `<td class="letter" title="мирний">Мир</td>`, "Підпис судді", "-0,80"} {
 		if !strings.Contains(proto, want) {
 			t.Errorf("the protocol lacks %s", want)
 		}

@@ -89,8 +89,6 @@ func (s *Server) renderGame(w http.ResponseWriter, r *http.Request, code int, st
 	s.render(w, "game", v)
 }
 
-func signed(h int) string { return hostview.Signed(h) }
-
 // chronology describes every event of the log with its phase and time: "Day 2, 19:42:05, #4 nominated #7".
 func (s *Server) chronology(p Page, st *club.State) []hostview.ChronoLine {
 	times := make([]string, len(st.Log))

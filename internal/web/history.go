@@ -148,7 +148,7 @@ func (s *Server) recordPage(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, sr := range res.Seats {
 		ps := protoSeat{N: sr.Seat, Nick: st.Game.Seats[sr.Seat-1].Name, Letter: p.RoleLetter(sr.Role), Role: p.T("role." + sr.Role.String()),
-			Fouls: sr.Fouls, Nominated: strings.TrimSpace(nomBy[sr.Seat]), Total: formatPoints(sr.Points)}
+			Fouls: sr.Fouls, Nominated: strings.TrimSpace(nomBy[sr.Seat]), Total: p.PointsText(sr.Points)}
 		if sr.Out.How != mafia.NotOut {
 			ps.Out = p.T("out."+sr.Out.How.String(), p.T("phase."+sr.Out.Phase.String(), sr.Out.Number))
 		}
@@ -159,9 +159,9 @@ func (s *Server) recordPage(w http.ResponseWriter, r *http.Request) {
 			} else {
 				extra += it.Points
 			}
-			ps.Items = append(ps.Items, p.T("item."+it.Item.String())+" "+signed(it.Points))
+			ps.Items = append(ps.Items, p.T("item."+it.Item.String())+" "+p.SignedText(it.Points))
 		}
-		ps.Base, ps.Extra = formatPoints(base), formatPoints(extra)
+		ps.Base, ps.Extra = p.PointsText(base), p.PointsText(extra)
 		v.Seats = append(v.Seats, ps)
 	}
 	v.Chrono = s.chronology(p, st)

@@ -403,7 +403,7 @@ func (s *Server) liveGameView(p Page, lg *club.LiveGame, k liveKind) liveGameVie
 			}
 		}
 		if v.Points {
-			sv.Points = formatPoints(st.Points)
+			sv.Points = p.PointsText(st.Points)
 		}
 		if i := st.N - 1; i < len(lg.Photos) && lg.Photos[i] {
 			sv.Photo = fmt.Sprintf("/players/%d/photo", lg.Game.Seats[i].PlayerID)
@@ -509,7 +509,7 @@ func (s *Server) liveLine(p Page, l spectator.Line) string {
 	case "best_move":
 		text = p.T("ev.best_move", l.Seat, list(l.Targets))
 	case "adjust":
-		text = p.T("ev.adjust", l.Seat, signed(l.Points))
+		text = p.T("ev.adjust", l.Seat, p.SignedText(l.Points))
 	default:
 		text = l.Type
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"mafiaclub/internal/club"
+	"mafiaclub/internal/i18n"
 	"mafiaclub/mafia"
 	"mafiaclub/mafia/record"
 )
@@ -128,7 +129,13 @@ func (s *Server) newGameFromForm(r *http.Request) newGameView {
 			}
 		case mafia.OptPoints:
 			f.Kind = "text"
-			f.Text = record.FormatPoints(info.Default.Points[0]) + ", " + record.FormatPoints(info.Default.Points[1])
+			// the two values as the page's language writes them: "0.4, 0.25" in English, "0,4; 0,25" in Ukrainian
+			// and Russian, whose decimal comma would make a comma between them ambiguous (pointsPairJSON reads both)
+			sep := ", "
+			if i18n.DecimalSeparator(v.Lang) == "," {
+				sep = "; "
+			}
+			f.Text = v.Decimal(record.FormatPoints(info.Default.Points[0])) + sep + v.Decimal(record.FormatPoints(info.Default.Points[1]))
 		case mafia.OptList:
 			f.Kind = "text"
 			f.Text = strings.Join(info.Choices, ", ")
@@ -206,7 +213,7 @@ func (v newGameView) optionJSON() map[string][]byte {
 			raw, _ = json.Marshal(f.Text)
 		default:
 			if f.Key == "bm_points" {
-				raw = []byte("[" + f.Text + "]")
+				raw = pointsPairJSON(f.Text)
 			} else {
 				var items []string
 				for _, it := range strings.Split(f.Text, ",") {
@@ -220,6 +227,19 @@ func (v newGameView) optionJSON() map[string][]byte {
 		opts[f.Key] = raw
 	}
 	return opts
+}
+
+// pointsPairJSON reads the best move's two point values as the form shows them, "0.4, 0.25" or with decimal commas
+// "0,4; 0,25", into the record's JSON pair.
+func pointsPairJSON(text string) []byte {
+	if strings.Contains(text, ";") {
+		parts := strings.Split(text, ";")
+		for i := range parts {
+			parts[i] = i18n.ReadDecimal(parts[i])
+		}
+		text = strings.Join(parts, ", ")
+	}
+	return []byte("[" + text + "]")
 }
 
 // playerSearch answers the seating form's search: club players whose nickname contains q.
@@ -258,7 +278,7 @@ func (s *Server) roleError(p Page, rs *mafia.Rules, n int, err error) string {
 		if j, isJoin := cause.(interface{ Unwrap() []error }); isJoin && len(j.Unwrap()) == 2 {
 			msg = j.Unwrap()[1].Error() // the engine's own words, after ErrRoles
 		}
-		return p.T("new.err.roles_free", rs.ID, msg)
+		return p.T("new.err.roles_free", p.RulesTitle(rs), msg)
 	}
 	var parts []string
 	for _, role := range []mafia.Role{mafia.Citizen, mafia.Sheriff, mafia.Mafia, mafia.Don} {
@@ -266,5 +286,5 @@ func (s *Server) roleError(p Page, rs *mafia.Rules, n int, err error) string {
 			parts = append(parts, fmt.Sprintf("%d × %s", comp[role], p.T("role."+role.String())))
 		}
 	}
-	return p.T("new.err.roles", rs.ID, n, strings.Join(parts, ", "))
+	return p.T("new.err.roles", p.RulesTitle(rs), n, strings.Join(parts, ", "))
 }

@@ -42,13 +42,6 @@ func percent(part, whole int) string {
 	return fmt.Sprintf("%.0f%%", 100*club.Share(part, whole))
 }
 
-func perGame(n, games int) string {
-	if games == 0 {
-		return "—"
-	}
-	return fmt.Sprintf("%.2f", club.Share(n, games))
-}
-
 func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r, "id", "player")
 	if err != nil {
@@ -65,28 +58,28 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.Title = pl.Nick
-	v := playerView{Page: p, Player: pl, Stats: ps, Rules: ps.Rules, Average: formatPoints(ps.Average()), Elo: formatElo(ps.Elo)} // the public profile: no real name
+	v := playerView{Page: p, Player: pl, Stats: ps, Rules: ps.Rules, Average: p.PointsText(ps.Average()), Elo: formatElo(ps.Elo)} // the public profile: no real name
 	for _, rid := range club.RatingScopes() {
 		v.RulesList = append(v.RulesList, ruleChoice{ID: rid, Title: ruleTitle(p, rid), Selected: rid == ps.Rules})
 	}
 	for _, gr := range res {
 		v.Games = append(v.Games, playerGame{GameResult: gr, Date: p.Time(gr.PlayedAt), Role: p.T("role." + gr.Role),
-			Points: formatPoints(gr.Points), Rated: gr.Rated})
+			Points: p.PointsText(gr.Points), Rated: gr.Rated})
 	}
 	for _, rf := range ps.Roles {
 		v.Roles = append(v.Roles, ratingRow{Standing: club.Standing{Nick: p.T("role." + rf.Role), Games: rf.Games, Wins: rf.Wins, Points: rf.Points},
-			Total: formatPoints(rf.Points), WinRate: winRate(rf.Wins, rf.Games)})
+			Total: p.PointsText(rf.Points), WinRate: winRate(rf.Wins, rf.Games)})
 	}
 	v.Figures = []figure{
-		{"avg", p.T("stats.average"), formatPoints(ps.Average()), p.N("stats.games.n", ps.Games)},
+		{"avg", p.T("stats.average"), p.PointsText(ps.Average()), p.N("stats.games.n", ps.Games)},
 		{"first-killed", p.T("stats.first_killed"), strconv.Itoa(ps.FirstKilled), percent(ps.FirstKilled, ps.Games)},
 		{"best-move", p.T("stats.best_move"), percent(ps.BestBlacks, ps.BestNamed), p.T("stats.best_move_detail", ps.BestBlacks, ps.BestNamed, ps.BestMoves)},
 		{"checks", p.T("stats.checks"), percent(ps.ChecksBlack, ps.Checks), p.T("stats.of", ps.ChecksBlack, ps.Checks)},
 		{"don", p.T("stats.don"), percent(ps.DonFound, ps.DonChecks), p.T("stats.of", ps.DonFound, ps.DonChecks)},
 		{"votes", p.T("stats.votes"), percent(ps.VotesBlack, ps.Votes), p.T("stats.of", ps.VotesBlack, ps.Votes)},
 		{"noms", p.T("stats.noms"), percent(ps.NomsBlack, ps.Noms), p.T("stats.of", ps.NomsBlack, ps.Noms)},
-		{"fouls", p.T("stats.fouls"), perGame(ps.Fouls, ps.Games), p.N("stats.fouls.n", ps.Fouls)},
-		{"disq", p.T("stats.disq"), perGame(ps.Disqualified, ps.Games), p.N("stats.disq.n", ps.Disqualified)},
+		{"fouls", p.T("stats.fouls"), p.perGameText(ps.Fouls, ps.Games), p.N("stats.fouls.n", ps.Fouls)},
+		{"disq", p.T("stats.disq"), p.perGameText(ps.Disqualified, ps.Games), p.N("stats.disq.n", ps.Disqualified)},
 	}
 	// newest first in the list
 	for i, j := 0, len(v.Games)-1; i < j; i, j = i+1, j-1 {
@@ -101,7 +94,7 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 		points, dates = append(points, h.Points), append(dates, h.PlayedAt)
 		elo, eloDates = append(elo, h.Elo), append(eloDates, h.PlayedAt)
 	}
-	v.Chart = pointsChart(points, dates, s.zone())
+	v.Chart = pointsChart(points, dates, s.zone(), p.PointsText)
 	v.EloChart = lineChart(elo, eloDates, s.zone(), false, formatElo)
 	s.render(w, "player", v)
 }

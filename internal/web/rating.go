@@ -159,7 +159,7 @@ func (s *Server) ratingPage(w http.ResponseWriter, r *http.Request) {
 	}
 	v := ratingView{Page: p, Q: q, From: vals.Get("from"), To: vals.Get("to"), Rules: q.Scope(), Min: q.MinGames, Sort: "points",
 		Total: res.Total, PageNo: res.Page, Pages: res.Pages,
-		EloStart: formatElo(club.EloStart), EloK: fmt.Sprintf("%g", club.EloK), EloPrior: strconv.Itoa(club.EloPrior)}
+		EloStart: formatElo(club.EloStart), EloK: p.Decimal(fmt.Sprintf("%g", club.EloK)), EloPrior: strconv.Itoa(club.EloPrior)}
 	if q.ByElo {
 		v.Sort = "elo"
 	}
@@ -181,10 +181,10 @@ func (s *Server) ratingPage(w http.ResponseWriter, r *http.Request) {
 		v.RoleNames = append(v.RoleNames, p.T("role."+role))
 	}
 	for _, st := range res.Lines {
-		row := ratingRow{Standing: st, WinRate: fmt.Sprintf("%.0f%%", st.WinRate()), Average: formatPoints(st.Average()),
-			Total: formatPoints(st.Points), Elo: formatElo(st.Elo)}
+		row := ratingRow{Standing: st, WinRate: fmt.Sprintf("%.0f%%", st.WinRate()), Average: p.PointsText(st.Average()),
+			Total: p.PointsText(st.Points), Elo: formatElo(st.Elo)}
 		for _, rs := range st.ByRole {
-			row.Roles = append(row.Roles, fmt.Sprintf("%d/%d · %s", rs.Wins, rs.Games, formatPoints(rs.Points)))
+			row.Roles = append(row.Roles, fmt.Sprintf("%d/%d · %s", rs.Wins, rs.Games, p.PointsText(rs.Points)))
 		}
 		v.Rows = append(v.Rows, row)
 	}

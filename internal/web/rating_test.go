@@ -60,11 +60,11 @@ func TestRatingOneSystem(t *testing.T) {
 	if !strings.Contains(clubPage, `id="rating-counts"`) || strings.Count(clubPage, "<tr data-player=") != 9 {
 		t.Errorf("the club rating: %d lines, want the 9 members of the one club game", strings.Count(clubPage, "<tr data-player="))
 	}
-	if !strings.Contains(clubPage, `<a href="/players/1?rules=fiim-2025-club">Joker</a></td><td class="total">1.30</td><td class="elo">1010</td><td>1</td>`) {
+	if !strings.Contains(clubPage, `<a href="/players/1?rules=fiim-2025-club">Joker</a></td><td class="total">1,30</td><td class="elo">1010</td><td>1</td>`) { // a Ukrainian page: a decimal comma
 		t.Errorf("Joker's club line counts the fsm-2026 game too:\n%s", clubPage)
 	}
 	fsm := h.get(anon, "/rating?rules=fsm-2026").Body
-	if !strings.Contains(fsm, `<a href="/players/1?rules=fsm-2026">Joker</a></td><td class="total">0.00</td><td class="elo">1010</td><td>1</td><td>1</td>`) {
+	if !strings.Contains(fsm, `<a href="/players/1?rules=fsm-2026">Joker</a></td><td class="total">0,00</td><td class="elo">1010</td><td>1</td><td>1</td>`) {
 		t.Errorf("the fsm-2026 rating has not Joker's one game:\n%s", fsm)
 	}
 	if n := strings.Count(h.get(anon, "/rating?min=2").Body, "<tr data-player="); n != 0 {

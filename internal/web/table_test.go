@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"mafiaclub/internal/i18n"
 	"mafiaclub/internal/web"
 	"mafiaclub/mafia"
 )
@@ -109,7 +110,7 @@ func TestGameProtocolWords(t *testing.T) {
 				}
 			}
 		}
-		if want := cat.T(lang, "ev.adjust", 5, "+0.30") + " — clear play"; !strings.Contains(proto, want) {
+		if want := cat.T(lang, "ev.adjust", 5, i18n.Decimal(lang, "+0.30")) + " — clear play"; !strings.Contains(proto, want) {
 			t.Errorf("%s protocol lacks the correction %q", lang, want)
 		}
 		form := html.UnescapeString(h.get(c, "/games/new").Body)

@@ -141,7 +141,7 @@ func participantName(p Page, id int64, parts map[int64]club.Participant) string 
 func (s *Server) standingLines(p Page, lines []tourney.Line, parts map[int64]club.Participant) []standingLine {
 	var out []standingLine
 	for _, l := range lines {
-		sl := standingLine{Line: l, Name: participantName(p, l.Participant, parts), Points: formatPoints(l.Points), Extra: formatPoints(l.Extra)}
+		sl := standingLine{Line: l, Name: participantName(p, l.Participant, parts), Points: p.PointsText(l.Points), Extra: p.PointsText(l.Extra)}
 		if l.DecidedBy != "" {
 			sl.Decided = p.T("tour.step." + string(l.DecidedBy))
 		}
