@@ -8,8 +8,8 @@
 // The same sources, Go toolchain and version give the same bytes: files carry the time of the last commit (or
 // SOURCE_DATE_EPOCH), root as owner, fixed modes, and the builds are -trimpath without VCS stamps.
 //
-// It is a module of its own (tools/release/go.mod) so that nFPM, which makes the Debian packages, and its many
-// dependencies stay out of the program's go.mod and of tools/go.mod, whose pinned staticcheck they would move.
+// It is a module of its own (tools/release/go.mod) so that nFPM, which makes the Debian packages, and its forty-odd
+// dependencies stay out of the program's go.mod and out of tools/go.mod, which pins staticcheck alone.
 package main
 
 import (

@@ -278,9 +278,19 @@ func TestUnitAndSettings(t *testing.T) {
 			t.Errorf("the unit's %s is %q, want %q", k, keys[k], v)
 		}
 	}
-	serve, err := os.ReadFile(filepath.Join("..", "..", "cmd", "mafiaclub", "serve.go"))
-	if err != nil {
-		t.Fatal(err)
+	sources, err := filepath.Glob(filepath.Join("..", "..", "cmd", "mafiaclub", "*.go"))
+	if err != nil || len(sources) == 0 {
+		t.Fatalf("the program's sources: %v", err)
+	}
+	var serve []byte // the program's sources, where it reads its variables
+	for _, src := range sources {
+		if !strings.HasSuffix(src, "_test.go") {
+			b, err := os.ReadFile(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			serve = append(serve, b...)
+		}
 	}
 	settings, err := os.ReadFile(filepath.Join(dir, "mafiaclub.default"))
 	if err != nil {
