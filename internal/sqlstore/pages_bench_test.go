@@ -19,9 +19,9 @@ import (
 
 // BenchmarkPages measures the public pages players read most, served in-process on a loopback listener over a
 // generated history (fillHistory): the rating page, a player's page (the player with the most games) and his
-// statistics API, with one client and with 20 at once. Each request is timed from the send to the last byte of
-// the answer; reported: p50 and p99 in milliseconds and the throughput in requests per second. A repeated
-// request that carries the ETag it was given is measured separately ("304"). Figures: docs/rating-speed.md.
+// statistics API, and beside them the front door (/), with one client and with 20 at once. Each request is timed
+// from the send to the last byte of the answer; reported: p50 and p99 in milliseconds and the throughput in
+// requests per second. A repeated request that carries the ETag it was given is measured separately ("304"). Figures: docs/rating-speed.md.
 //
 //	go test ./internal/sqlstore -run '^$' -bench 'Pages/SQLite' -benchtime 1x
 //	TEST_DATABASE_URL=... go test ./internal/sqlstore -run '^$' -bench 'Pages/Postgres' -benchtime 1x
@@ -79,6 +79,7 @@ func benchPages(b *testing.B, db *DB) {
 	}
 	for _, page := range []struct{ name, path string }{
 		{"rating", "/rating"},
+		{"home", "/"}, // the front door (issue 25): the rating's top ten, nights, live games, latest games
 		{"player", fmt.Sprintf("/players/%d", top)},
 		{"stats", fmt.Sprintf("/api/players/%d/stats", top)},
 	} {
