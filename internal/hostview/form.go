@@ -69,6 +69,9 @@ func EventsFromForm(f url.Values, play *mafia.Game) ([]record.Event, error) {
 	if !ok {
 		return nil, formErr("unknown action %q", typ)
 	}
+	if err := honestHands(f, t, play); err != nil {
+		return nil, err
+	}
 	e := record.Event{Event: mafia.Event{Type: t}, Reason: strings.TrimSpace(f.Get("reason")), Note: strings.TrimSpace(f.Get("note"))}
 	var err error
 	switch t {

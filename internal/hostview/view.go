@@ -38,6 +38,9 @@ type SeatView struct {
 	ShowNominate                                               bool
 	KeyNominate, KeyShoot, KeyCheck, KeyHeal, KeyFoul, KeyWarn string
 	FoulsText, WarningsText, ShootLabel                        string
+	// What the page asks before a foul, a warning, a disqualification or a team's loss of this seat's that would
+	// remove a player, with what the engine says it would do ("" asks nothing): see asks.
+	FoulConfirm, WarnConfirm, DQConfirm, TeamConfirm string
 }
 
 // Labels are the words every seat card repeats, translated once per page.
@@ -168,6 +171,8 @@ type View struct {
 	// Clock is the first step's time limit as the timer shows it ("1:00"), "" when it has none: the timer is drawn
 	// in place from the start, so that nothing moves when the page's script starts it.
 	Clock string
+	// Voting is how the vote under way begins (nil when there is none): see taps.
+	Voting *Voting
 }
 
 // T translates a catalogue key in the view's language.
@@ -285,6 +290,7 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 		v.Vote = vv
 	}
 	v.Lift = v.Allowed["lift"]
+	v.taps(g, &next, &res)
 	// the night's checks and the heal come one at a time, in the order the engine's plan gives (R44, night_order)
 	for _, ps := range next.Plan() {
 		switch ps.Step {

@@ -322,7 +322,7 @@ func TestBestMoveNotLostByTap(t *testing.T) {
 		t.Errorf("the skip asks %q, want %q", skip[1], want)
 	}
 	_, page = build(t, game(t, "fiim-2025-club", tenRoles, join(morning, mafia.BestMove(1, 7, 9, 10))...))
-	if !regexp.MustCompile(`<button class="primary big" id="act-speech" data-key="n">`).MatchString(page) || strings.Contains(page, "act-skip-bm") {
+	if !regexp.MustCompile(`<button class="primary big main" id="act-speech" data-key="n">`).MatchString(page) || strings.Contains(page, "act-skip-bm") {
 		t.Error("after the best move the next speaker is not the main action")
 	}
 	// X-Craft: the best move inside the last word, the same protection
