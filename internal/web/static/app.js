@@ -3,10 +3,11 @@
 (function () {
   'use strict';
 
-  // Confirmation before destructive actions. A page that sends a form stops listening for live updates: the
-  // answer to its own action is on its way.
+  // Confirmation before destructive actions (a form's, or the chosen option's own: what removing that player will
+  // do). A page that sends a form stops listening for live updates: the answer to its own action is on its way.
   document.addEventListener('submit', function (e) {
-    var msg = e.target.getAttribute('data-confirm');
+    var chosen = e.target.querySelector('option[data-confirm]:checked');
+    var msg = chosen ? chosen.getAttribute('data-confirm') : e.target.getAttribute('data-confirm');
     if (msg && !window.confirm(msg)) { e.preventDefault(); return; }
     if (window.mafiaclubLive) { window.mafiaclubLive.close(); }
   });

@@ -51,7 +51,8 @@
     }
   }
   function activate(i) {
-    steps.forEach(function (el, j) { el.classList.toggle('active', j === i); });
+    // the steps passed fold away: the plan's box keeps its height, and shows the step under way first
+    steps.forEach(function (el, j) { el.classList.toggle('active', j === i); el.classList.toggle('passed', j < i); });
     var el = steps[i];
     if (!el || !timerBox) { return; }
     var limit = +el.getAttribute('data-limit');
@@ -137,19 +138,23 @@
   document.addEventListener('keydown', function (e) {
     if (e.target.matches('input, select, textarea') || e.ctrlKey || e.metaKey || e.altKey) { return; }
     if (e.key === 'n' || e.key === 'N') {
-      var b = document.querySelector('[data-key="n"]'); if (b) { e.preventDefault(); b.click(); }
+      var b = Array.prototype.find.call(document.querySelectorAll('[data-key="n"]'), shown); if (b) { e.preventDefault(); b.click(); }
     } else if (e.key === ' ' && cur) {
       e.preventDefault(); if (cur.st.running) { pause(); } else { start(); }
     } else if (e.key === 'u' || e.key === 'U') {
       var d = document.getElementById('undo'); if (d) { e.preventDefault(); d.open = true; document.getElementById('undo-yes').focus(); }
     } else if (/^[0-9]$/.test(e.key)) {
       var seat = e.key === '0' ? 10 : +e.key;
-      var pick = document.querySelector('.panel .seatpick input[value="' + seat + '"]');
-      if (pick) { e.preventDefault(); pick.click(); return; }
+      var pick = document.querySelector('.panel .seatpick input[value="' + seat + '"]:not(:disabled)');
+      if (pick && shown(pick)) { e.preventDefault(); pick.click(); return; }
       var own = document.querySelector('#seat-' + seat + ' .seat-main:not(:disabled)');
       if (own) { e.preventDefault(); own.click(); }
     }
   });
+
+  // shown: the element is laid out (not in a folded box, not hidden): the voting's folded form keeps its main
+  // action and its hands out of the keys' reach until the host starts the vote
+  function shown(el) { return el.checkVisibility ? el.checkVisibility() : el.getClientRects().length > 0; }
 
   // ---- plain mode: forms are posted, the page reloads ----
 
@@ -315,8 +320,38 @@
   // where it was on the screen --
   function anchorOf(el) {
     var a = el && el.closest && el.closest('.seat[id], .panel[id], details[id], section[id]:not(#game)');
-    return a ? { id: a.id, top: a.getBoundingClientRect().top } : null;
+    var main = !!(el && el.closest && el.closest('[data-key="n"]'));
+    if (!a) { return main ? { id: '', main: true } : null; }
+    return { id: a.id, top: a.getBoundingClientRect().top, main: main };
   }
+  // bringStep scrolls the step's own panel of hands or seats to pick (the best move, the vote, the lift vote) into
+  // view when the main action brought it, or the host unfolded it: the main action stays where it is, at the bottom
+  // of the screen, and the step's controls come where he sees them
+  function bringStep() {
+    var pick = document.querySelector('#stage .seatpick');
+    if (pick && shown(pick)) { pick.closest('form').scrollIntoView({ block: 'nearest' }); }
+  }
+  // The stage (the step's panels between the plan and the table) never gets shorter under a tap on anything but
+  // the main action, which has its own place at the bottom of the screen: a shorter stage moved the table up under
+  // the host's finger where the page could not scroll to make up for it (near its top). The main action, and a page
+  // drawn for no tap of this host's (another device's action), let it take its own height again. Its height is
+  // read in the frame, with the anchor's.
+  var stageMin = 0;
+  function holdStage(hold) {
+    if (!hold && stageMin) { stageMin = 0; host.style.removeProperty('--stage'); }
+  }
+  function measureStage() {
+    var stage = document.getElementById('stage');
+    var h = stage ? stage.offsetHeight : 0;
+    if (h > stageMin) { stageMin = h; host.style.setProperty('--stage', h + 'px'); }
+  }
+  // a box unfolded in the stage (the host started the vote) makes it taller: the next tap keeps that too; the vote's
+  // hands come into view
+  document.addEventListener('toggle', function (e) {
+    if (!app) { return; }
+    var voting = e.target.classList.contains('voting') && e.target.open;
+    requestAnimationFrame(function () { if (voting) { bringStep(); } measureStage(); });
+  }, true);
   // morph makes the old element like the fresh one, touching only what differs, so that a tap costs the browser
   // little layout work: equal subtrees are kept, lists that grew get their new items appended. Form fields are
   // always taken fresh (a form's hidden fields change with the game, and a ticked box must not survive).
@@ -377,6 +412,7 @@
       keyboard = focused.matches(':focus-visible');
       focused.blur();
     }
+    holdStage(!!anchor && !anchor.main);
     morph(old, fresh);
     if (!app) { actionFields(true); } // drawn before the table app runs (kept actions replayed at its start)
     bindPlan();
@@ -385,12 +421,12 @@
     if (keyboard && focused.isConnected) { focused.focus({ preventScroll: true }); }
     // the one read of the new layout comes in the frame, before it is painted: the tap's task ends sooner, and the
     // page is laid out once
-    if (anchor) {
-      requestAnimationFrame(function () {
-        var el = document.getElementById(anchor.id);
-        if (el) { window.scrollBy(0, el.getBoundingClientRect().top - anchor.top); }
-      });
-    }
+    requestAnimationFrame(function () {
+      var el = anchor && anchor.id && document.getElementById(anchor.id);
+      if (el) { window.scrollBy(0, el.getBoundingClientRect().top - anchor.top); }
+      if (anchor && anchor.main) { bringStep(); }
+      measureStage();
+    });
     resetAhead();
   }
   function say(text, kind) {
@@ -592,7 +628,7 @@
     var f = e.target;
     var m = (f.getAttribute('action') || '').match(/^\/games\/\d+\/(act|undo|save|reopen|approve-extra)$/);
     if (!m) { return; }
-    var confirmText = f.getAttribute('data-confirm');
+    var confirmText = confirmOf(f);
     if (m[1] === 'act' || m[1] === 'undo') {
       e.preventDefault(); e.stopImmediatePropagation();
       if (confirmText && !window.confirm(confirmText)) { return; }
@@ -612,6 +648,13 @@
     app = null; // the page is left for the server's answer
     if (live) { live.close(); }
   }, true);
+
+  // confirmOf is what a form asks before it is sent: the chosen seat's own question where the form has one for each
+  // (what a disqualification or a team's loss of that player will do, as the engine says), else the form's
+  function confirmOf(f) {
+    var chosen = f.querySelector('option[data-confirm]:checked');
+    return chosen ? chosen.getAttribute('data-confirm') : f.getAttribute('data-confirm');
+  }
 
   // -- sending, in order, one at a time --
   function post(op, version) {
@@ -834,6 +877,7 @@
       actionFields(false);
       status();
       host.setAttribute('data-app', 'ready');
+      requestAnimationFrame(measureStage);
       performance.mark('engine-ready');
       pump();
       // drawing the page's actions ahead while the page is idle also has the browser compile the engine's code,
