@@ -164,14 +164,15 @@ func (b *appBrowser) press(what, sel string) {
 	b.do(what+": up", chromedp.MouseEvent(chromedp.MouseReleased, at[0], at[1], opts...))
 }
 
-// actionAtHand is what a host does next, for a generic walk through a game: the best move, a vote, the lift
-// vote, a shot, a check, a heal, one nomination per speaker, or the main action.
+// actionAtHand is what a host does next, for a generic walk through a game: the best move, a vote (started if it
+// is not, and no hands: "nobody", the last candidate's the hands not raised), the lift vote (nobody), a shot, a
+// check, a heal, one nomination per speaker, or the main action.
 const actionAtHand = `(() => {
   const q = s => document.querySelector(s);
   const seat = b => '#' + b.closest('.seat').id + ' ' + '.seat-main[value=' + b.value + ']';
   if (q('#bm-form')) { if (!q('#bm-form .seatpick input:checked')) { q('#bm-form .seatpick input').click(); } return '#act-bm'; }
-  if (q('#vote-form')) { return '#act-vote'; }
-  if (q('#lift-form')) { return '#act-lift'; }
+  if (q('#vote-form')) { q('details.voting').open = true; return q('#act-nobody') ? '#act-nobody' : '#act-vote'; }
+  if (q('#lift-form')) { return '#act-lift-nobody'; }
   for (const v of ['shoot', 'check', 'heal']) {
     const all = document.querySelectorAll('.seat-main[value=' + v + ']');
     if (all.length) { return seat(all[all.length > 3 ? 3 : 0]); }
@@ -1090,6 +1091,7 @@ func TestE2EHostAppDrawsAhead(t *testing.T) {
 		}
 		aheadTap("next speaker", "[data-key=n]")
 	}
+	b.do("start the vote", chromedp.Click(chromedp.CSS("#act-start-vote")))
 	b.until("drawn ahead", `document.getElementById('host').getAttribute('data-ahead') === 'done'`, 20*time.Second)
 	b.do("hands", chromedp.Click(chromedp.CSS(`#vote-form .seatpick input[value="2"]`)), chromedp.Click(chromedp.CSS(`#vote-form .seatpick input[value="7"]`)))
 	aheadTap("the vote with two hands", "#act-vote")

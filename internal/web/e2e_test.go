@@ -704,9 +704,13 @@ func (b *hostBrowser) tick(form, name string, seats ...int) {
 	}
 }
 
-// vote records the raised hands against candidate (none: the rest, on the last candidate).
+// vote records the raised hands against candidate (none: the rest, on the last candidate), after starting the
+// vote where the speeches have just ended (the voting's form is folded until then).
 func (b *hostBrowser) vote(candidate int, voters ...int) {
 	b.t.Helper()
+	if eval[bool](b, `(s => !!s && s.checkVisibility())(document.getElementById('act-start-vote'))`) {
+		b.do("start the vote", chromedp.Click(chromedp.ID("act-start-vote")))
+	}
 	if got := eval[string](b, `(document.querySelector('#vote-form input[name=target]') || {}).value || ''`); got != strconv.Itoa(candidate) {
 		b.t.Fatalf("the vote form is on %q, want #%d (page %s)", got, candidate, b.where())
 	}
