@@ -33,9 +33,10 @@ func (g *Game) Effect(e Event, scratch *Game) (Effect, error) {
 // CloneInto makes dst an independent copy of g, as Clone does, in dst's own memory where it has room: a copy made
 // once with Clone can take each of many what-ifs without allocating again.
 func (g *Game) CloneInto(dst *Game) {
-	days, rounds, score := dst.days, dst.rounds, dst.score
+	days, rounds, score, vals := dst.days, dst.rounds, dst.score, dst.vals
 	*dst = *g
 	dst.days = append(days[:0], g.days...)
 	dst.rounds = append(rounds[:0], g.rounds...)
 	dst.score = append(score[:0], g.score...)
+	dst.vals = append(vals[:0], g.vals...)
 }

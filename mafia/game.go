@@ -77,31 +77,34 @@ var speechNames = []string{"full", "short", "lost"}
 // String is the mode's name.
 func (m SpeechMode) String() string { return speechNames[m] }
 
+// roundRec is a voting round as it was held. Its candidates and their counts are the n bytes at off and the n bytes
+// after them in the game's vals, so that a round costs 16 bytes whatever the table's size (a table of 63 seats would
+// otherwise give every round of every game 126 bytes of arrays).
 type roundRec struct {
 	day     uint8
 	lift    bool
 	yes     uint8
 	n       uint8
-	cands   [MaxSeats]uint8
-	counts  [MaxSeats]uint8
+	off     uint16
 	outcome Outcome
-	who     Seats
 	dflt    uint8 // R26: the last candidate's votes given by the default rule, beyond the hands raised
+	who     Seats
 }
 
+// dayRec is a day as it closed. Its nominees are the nNoms bytes at nomOff in the game's vals.
 type dayRec struct {
 	day        uint8
 	status     VotingStatus
 	nNoms      uint8
-	noms       [MaxSeats]uint8
-	firstRound uint16
 	nRounds    uint8
+	nomOff     uint16
+	firstRound uint16
 }
 
 type scoreEntry struct {
 	seat   uint8
 	item   Item
-	points int32
+	points int16 // hundredths; an item is a few points at most (an adjustment is within ±10)
 }
 
 // Game is the state of one game under one rule set. Apply an event to move it on; a rejected event leaves it
@@ -145,7 +148,7 @@ type Game struct {
 	cands       [MaxSeats]uint8
 	voted       Seats
 	counts      [MaxSeats]uint8
-	votersOf    [MaxSeats]Seats
+	ballot      [MaxSeats + 1]uint8 // for each seat, 1 + the index of the candidate he voted against this round; 0: none yet
 	prevTie     Seats
 	liftDue     bool
 	firstRound  uint16
@@ -188,6 +191,7 @@ type Game struct {
 
 	days   []dayRec
 	rounds []roundRec
+	vals   []uint8 // the closed days' nominees and the rounds' candidates and counts (dayRec, roundRec)
 	score  []scoreEntry
 }
 
@@ -233,7 +237,19 @@ func NewGame(r *Rules, opt Options, roles []Role) (*Game, error) {
 	g.days = make([]dayRec, 0, 8)
 	g.rounds = make([]roundRec, 0, 16)
 	g.score = make([]scoreEntry, 0, 96)
+	g.vals = make([]uint8, 0, 128)
 	return g, nil
+}
+
+// votersOf is the seats whose hands (or default votes) went against candidate i in the round under way.
+func (g *Game) votersOf(i uint8) Seats {
+	var v Seats
+	for s := 1; s <= int(g.n); s++ {
+		if g.ballot[s] == i+1 {
+			v = v.Add(s)
+		}
+	}
+	return v
 }
 
 // Clone returns an independent copy of the game.
@@ -242,6 +258,7 @@ func (g *Game) Clone() *Game {
 	c.days = append(make([]dayRec, 0, cap(g.days)), g.days...)
 	c.rounds = append(make([]roundRec, 0, cap(g.rounds)), g.rounds...)
 	c.score = append(make([]scoreEntry, 0, cap(g.score)), g.score...)
+	c.vals = append(make([]uint8, 0, cap(g.vals)), g.vals...)
 	return &c
 }
 
@@ -579,8 +596,9 @@ func (g *Game) night() error {
 }
 
 func (g *Game) closeDay() {
-	d := dayRec{day: g.num, status: g.status, nNoms: g.nNoms, noms: g.noms, firstRound: g.firstRound,
+	d := dayRec{day: g.num, status: g.status, nNoms: g.nNoms, nomOff: uint16(len(g.vals)), firstRound: g.firstRound,
 		nRounds: uint8(len(g.rounds) - int(g.firstRound))}
+	g.vals = append(g.vals, g.noms[:g.nNoms]...)
 	g.days = append(g.days, d)
 }
 
@@ -710,7 +728,7 @@ func (g *Game) startVoting() error {
 func (g *Game) resetRound() {
 	g.candIdx, g.voted = 0, 0
 	g.counts = [MaxSeats]uint8{}
-	g.votersOf = [MaxSeats]Seats{}
+	g.ballot = [MaxSeats + 1]uint8{}
 }
 
 // vote records the hands raised against the candidate whose turn it is (R23-R28, C-03, C-04, C-31, C-35).
@@ -763,7 +781,9 @@ func (g *Game) vote(e Event) error {
 		v |= dflt
 	}
 	g.counts[g.candIdx] = uint8(v.Len())
-	g.votersOf[g.candIdx] = v
+	for b := uint64(v); b != 0; b &= b - 1 {
+		g.ballot[trailing(b)] = g.candIdx + 1
+	}
 	g.voted |= v
 	g.candIdx++
 	if g.candIdx == g.nCands {
@@ -776,7 +796,8 @@ func (g *Game) vote(e Event) error {
 // same players tie again, to the lift vote or to night as the rule set says (R31-R40, C-09, C-21, C-33, C-42, C-43).
 // dflt is how many of the last candidate's votes the default rule gave him (R26).
 func (g *Game) completeRound(dflt uint8) {
-	rec := roundRec{day: g.num, n: g.nCands, cands: g.cands, counts: g.counts, dflt: dflt}
+	rec := roundRec{day: g.num, n: g.nCands, off: uint16(len(g.vals)), dflt: dflt}
+	g.vals = append(append(g.vals, g.cands[:g.nCands]...), g.counts[:g.nCands]...)
 	g.rounds = append(g.rounds, rec)
 	settle := func(o Outcome, who Seats) { g.rounds[len(g.rounds)-1].outcome, g.rounds[len(g.rounds)-1].who = o, who }
 	max, leaders := uint8(0), Seats(0)

@@ -33,8 +33,8 @@ func checkInvariants(prev, next *Game, e Event) error {
 			continue
 		}
 		sum := 0
-		for i := uint8(0); i < r.n; i++ {
-			sum += int(r.counts[i])
+		for _, c := range next.vals[r.off+uint16(r.n) : r.off+2*uint16(r.n)] {
+			sum += int(c)
 		}
 		voters := prev.alive.Len()
 		if next.opt.DefaultVoteToLast && sum != voters {
@@ -44,7 +44,7 @@ func checkInvariants(prev, next *Game, e Event) error {
 			return fmt.Errorf("day %d: %d votes from %d players", r.day, sum, voters)
 		}
 	}
-	if len(next.days) < len(prev.days) || len(next.rounds) < len(prev.rounds) || len(next.score) < len(prev.score) {
+	if len(next.days) < len(prev.days) || len(next.rounds) < len(prev.rounds) || len(next.score) < len(prev.score) || len(next.vals) < len(prev.vals) {
 		return fmt.Errorf("a log shrank")
 	}
 	if next.Finished() {

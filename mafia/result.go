@@ -95,7 +95,7 @@ func (g *Game) Result() Result {
 	var sums [MaxSeats + 1][numItems]int32
 	var has [MaxSeats + 1][numItems]bool
 	for _, e := range g.score {
-		sums[e.seat][e.item] += e.points
+		sums[e.seat][e.item] += int32(e.points)
 		has[e.seat][e.item] = true
 	}
 	won := NoTeam
@@ -118,10 +118,10 @@ func (g *Game) Result() Result {
 		r.Seats = append(r.Seats, sr)
 	}
 	for _, d := range g.days {
-		r.Days = append(r.Days, g.dayResult(d))
+		r.Days = append(r.Days, g.dayResult(d, g.vals[d.nomOff:int(d.nomOff)+int(d.nNoms)]))
 	}
 	if g.phase == PhaseDay {
-		cur := dayRec{day: g.num, status: g.status, nNoms: g.nNoms, noms: g.noms, firstRound: g.firstRound,
+		cur := dayRec{day: g.num, status: g.status, nNoms: g.nNoms, firstRound: g.firstRound,
 			nRounds: uint8(len(g.rounds) - int(g.firstRound))}
 		if g.winner != NoWinner && (g.status == VotingPending || g.status == VotingRounds) {
 			cur.status = VotingNotHeld // the day ended before its voting
@@ -129,14 +129,15 @@ func (g *Game) Result() Result {
 				cur.status = VotingHeld
 			}
 		}
-		r.Days = append(r.Days, g.dayResult(cur))
+		r.Days = append(r.Days, g.dayResult(cur, g.noms[:g.nNoms]))
 	}
 	return r
 }
 
-func (g *Game) dayResult(d dayRec) DayResult {
+// dayResult is day d's part of the result, its nominees noms.
+func (g *Game) dayResult(d dayRec, noms []uint8) DayResult {
 	dr := DayResult{Day: int(d.day), Voting: d.status, Nominated: []int{}, Rounds: []Round{}, Out: []int{}}
-	for _, s := range d.noms[:d.nNoms] {
+	for _, s := range noms {
 		dr.Nominated = append(dr.Nominated, int(s))
 	}
 	for _, rr := range g.rounds[d.firstRound : int(d.firstRound)+int(d.nRounds)] {
@@ -145,8 +146,9 @@ func (g *Game) dayResult(d dayRec) DayResult {
 			continue
 		}
 		round := Round{Outcome: rr.outcome, Seats: rr.who.List(), Default: int(rr.dflt)}
-		for i := uint8(0); i < rr.n; i++ {
-			round.Counts = append(round.Counts, CandidateVotes{Seat: int(rr.cands[i]), Votes: int(rr.counts[i])})
+		cands, counts := g.vals[rr.off:rr.off+uint16(rr.n)], g.vals[rr.off+uint16(rr.n):rr.off+2*uint16(rr.n)]
+		for i := range cands {
+			round.Counts = append(round.Counts, CandidateVotes{Seat: int(cands[i]), Votes: int(counts[i])})
 		}
 		dr.Rounds = append(dr.Rounds, round)
 	}

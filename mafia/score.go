@@ -53,7 +53,7 @@ func Items() []Item {
 
 func (g *Game) award(s int, item Item, points int32) {
 	if points != 0 {
-		g.score = append(g.score, scoreEntry{seat: uint8(s), item: item, points: points})
+		g.score = append(g.score, scoreEntry{seat: uint8(s), item: item, points: int16(points)}) // at most a few points an item
 	}
 }
 
@@ -86,7 +86,7 @@ func (g *Game) scoreRound(leaver int) {
 		for i := uint8(0); i < g.nCands; i++ {
 			c := int(g.counts[i])
 			if int(g.cands[i]) == leaver {
-				blackHands := (g.votersOf[i] & g.black).Remove(leaver)
+				blackHands := (g.votersOf(i) & g.black).Remove(leaver)
 				mine = c - blackHands.Len()
 				decisive = blackHands
 			} else if c > others {
@@ -100,7 +100,7 @@ func (g *Game) scoreRound(leaver int) {
 	}
 	for i := uint8(0); i < g.nCands; i++ {
 		c := int(g.cands[i])
-		for v := uint64(g.votersOf[i]); v != 0; v &= v - 1 {
+		for v := uint64(g.votersOf(i)); v != 0; v &= v - 1 {
 			voter := trailing(v)
 			if voter == c {
 				continue
@@ -243,9 +243,9 @@ func (g *Game) adjust(s uint8, points int32) error {
 	for _, e := range g.score {
 		if e.item == ItemJudgeExtra {
 			who = who.Add(int(e.seat))
-			total += e.points
+			total += int32(e.points)
 			if e.seat == s {
-				mine += e.points
+				mine += int32(e.points)
 			}
 		}
 	}
