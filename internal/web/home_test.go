@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"mafiaclub/internal/club"
+	"mafiaclub/internal/storetest"
 )
 
 // logoPNG is a small square PNG logo.
@@ -67,8 +68,12 @@ func (h *harness) playToRedWin(host *http.Client, names []string) int64 {
 // TestFrontDoor: the front door (/) for each kind of visitor, and the club's identity an admin sets on /admin/club
 // everywhere the site names the club: every page's title, header and meta description, the logo (cached, with its
 // ETag), the e-mails, the iCal feed, the protocol, and the new game form's defaults.
-func TestFrontDoor(t *testing.T) {
-	h := newHarness(t)
+func TestFrontDoor(t *testing.T) { frontDoor(t, newHarness(t)) }
+
+// TestFrontDoorPostgres is TestFrontDoor on PostgreSQL.
+func TestFrontDoorPostgres(t *testing.T) { frontDoor(t, newHarnessOn(t, storetest.FreshPostgres(t))) }
+
+func frontDoor(t *testing.T, h *harness) {
 	edm, _ := time.LoadLocation("America/Edmonton")
 	clk := &clock{t: time.Date(2026, 12, 5, 10, 0, 0, 0, edm)}
 	h.site.Services().Clock.Set(clk.now)
