@@ -242,9 +242,12 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 	}
 	for _, ps := range next.Plan() {
 		if v.Finished && ps.Step == mafia.StepLastWord {
-			// After the end the plan shows what is left to do, never a speech: the engine lists the last words of
-			// the players who left last, but nothing records them once the game is over, so they would stay in the
-			// plan, the current step, until the save (issue 24).
+			// The player who left by the game's deciding vote or shot still has his minute (matrix R73, 2.6.1: seed
+			// 002 §7.11). Nothing records a last word once the game is over, so the plan says it as what is left to
+			// do, with its time, beside checking the points and saving, never as a speech of a game going on
+			// (issue 24: "Остання промова" stood as the current step until the save).
+			v.Steps = append(v.Steps, StepView{Key: fmt.Sprintf("g%d-end-last-word-%d-%d", in.Game, ps.Seat, len(st.Record.Events)),
+				Label: v.T("step.end_last_word", ps.Seat), Limit: ps.Limit, Current: len(v.Steps) == 0})
 			continue
 		}
 		if v.Finished && ps.Step == mafia.StepGameOver {
