@@ -1,10 +1,13 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"mafiaclub/internal/club"
+	"mafiaclub/internal/sqlstore"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -17,7 +20,12 @@ import (
 // Russian page is the Ukrainian one translated: the same elements, ids, anchors and tables, the same numbers in the
 // same order.
 func TestRulesPage(t *testing.T) {
-	s, err := New(club.NewServices(nil, club.NewClock(time.UTC, nil))) // rulesPage never touches the store
+	db, err := sqlstore.Open(context.Background(), filepath.Join(t.TempDir(), "club.db")) // the page reads the club's name
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	s, err := New(club.NewServices(db, club.NewClock(time.UTC, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
