@@ -27,7 +27,7 @@ func cleanName(s string, max int, what Field, optional bool) (string, error) {
 		return "", Errorf(Invalid, "give the %s", what)
 	}
 	if utf8.RuneCountInString(s) > max {
-		return "", Errorf(Invalid, "the %s has at most %d characters", what, max)
+		return "", Errorf(Invalid, "the %[2]s has at most %[1]d characters", max, what)
 	}
 	if !utf8.ValidString(s) || strings.IndexFunc(s, forbiddenRune) >= 0 {
 		return "", Errorf(Invalid, "the %s has a control character", what)
@@ -42,7 +42,7 @@ func cleanText(s string, max int, what Field, optional bool) (string, error) {
 		return "", Errorf(Invalid, "give the %s", what)
 	}
 	if utf8.RuneCountInString(s) > max {
-		return "", Errorf(Invalid, "the %s has at most %d characters", what, max)
+		return "", Errorf(Invalid, "the %[2]s has at most %[1]d characters", max, what)
 	}
 	bad := func(r rune) bool { return r != '\n' && r != '\r' && r != '\t' && forbiddenRune(r) }
 	if !utf8.ValidString(s) || strings.IndexFunc(s, bad) >= 0 {

@@ -36,6 +36,7 @@ func TestE2EPasteAndSeat23(t *testing.T) {
 
 	cat := mustCatalog(t)
 	T := func(key string, args ...any) string { return cat.T("uk", key, args...) }
+	N := func(key string, n int, args ...any) string { return cat.N("uk", key, n, args...) }
 
 	ctx := context.Background()
 	svc := site.Site.Services()
@@ -153,7 +154,7 @@ func TestE2EPasteAndSeat23(t *testing.T) {
 		}
 	}
 	quality := admin.texts("section.stage ul.quality li")
-	if !slices.Contains(quality, T("tour.q_games_range", 6, 7)) || !slices.Contains(quality, T("tour.q_seats", 1, 1)) {
+	if !slices.Contains(quality, T("tour.q_games_range", 6, 7)) || !slices.Contains(quality, N("tour.q_seats.n", 1, 1)) {
 		t.Errorf("the figures read %q", quality)
 	}
 	admin.wantText("section.stage p.unequal", T("tour.q_unequal", 23, 2, 10, 8))

@@ -45,6 +45,7 @@ func TestE2ETournament(t *testing.T) {
 	cat := mustCatalog(t)
 	const lang = "uk"
 	T := func(key string, args ...any) string { return cat.T(lang, key, args...) }
+	N := func(key string, n int, args ...any) string { return cat.N(lang, key, n, args...) }
 
 	ctx := context.Background()
 	adminUser, err := site.DB.UserByLogin(ctx, club.DemoAdminLogin)
@@ -132,7 +133,7 @@ func TestE2ETournament(t *testing.T) {
 		t.Fatalf("%d stages on the page after seating, want 1", n)
 	}
 	admin.wantText("section.stage h2", T("tour.stage")+": "+stageName)
-	if q := admin.text("section.stage ul.quality"); !strings.Contains(q, T("tour.q_seats", 1, 1)) {
+	if q := admin.text("section.stage ul.quality"); !strings.Contains(q, N("tour.q_seats.n", 1, 1)) {
 		t.Errorf("the stage's seating figures read %q", q)
 	}
 	seating := tourSchedule(admin)

@@ -286,5 +286,5 @@ func (s *Server) roleError(p Page, rs *mafia.Rules, n int, err error) string {
 			parts = append(parts, fmt.Sprintf("%d × %s", comp[role], p.T("role."+role.String())))
 		}
 	}
-	return p.T("new.err.roles", p.RulesTitle(rs), n, strings.Join(parts, ", "))
+	return p.N("new.err.roles.n", n, p.RulesTitle(rs), strings.Join(parts, ", "))
 }

@@ -144,7 +144,7 @@ func TestStrikesReport(t *testing.T) {
 	if r := h.post(admin, "/admin/strikes/rule", url.Values{"strikes": {"4"}, "weeks": {"8"}}); r.StatusCode != http.StatusSeeOther {
 		t.Fatalf("the rule: %d", r.StatusCode)
 	}
-	if page := h.get(admin, "/admin/strikes").Body; strings.Contains(page, `class="suggest"`) || !strings.Contains(page, "4 порушень за 8 тижнів") {
+	if page := h.get(admin, "/admin/strikes").Body; strings.Contains(page, `class="suggest"`) || !strings.Contains(page, "4 порушення за 8 тижнів") {
 		t.Error("a stricter rule still suggests, or is not shown")
 	}
 	// a period without the strikes

@@ -452,8 +452,8 @@ func (s *Server) errorText(lang string, err error) string {
 			return s.Catalog.T(lang, "password.wrong")
 		}
 		msg := ce.Message
-		if ce.Format != "" && s.Catalog.Has("msg:"+ce.Format) {
-			msg = s.Catalog.T(lang, "msg:"+ce.Format, s.localArgs(lang, ce.Args)...)
+		if m, ok := s.domainText(lang, ce); ok {
+			msg = m
 		}
 		return s.Catalog.T(lang, "error.invalid", msg)
 	case club.Conflict:
@@ -466,24 +466,55 @@ func (s *Server) errorText(lang string, err error) string {
 			return s.Catalog.T(lang, "nights.pending")
 		case errors.Is(err, club.ErrExcluded):
 			return s.Catalog.T(lang, "nights.excluded")
-		case ce.Format != "" && s.Catalog.Has("msg:"+ce.Format):
-			return s.Catalog.T(lang, "msg:"+ce.Format, s.localArgs(lang, ce.Args)...)
 		}
 	case club.Internal:
 		return s.Catalog.T(lang, "error.internal")
 	}
-	if ce.Format != "" && s.Catalog.Has("msg:"+ce.Format) { // a refusal with words of its own
-		return s.Catalog.T(lang, "msg:"+ce.Format, s.localArgs(lang, ce.Args)...)
+	if m, ok := s.domainText(lang, ce); ok { // a refusal with words of its own
+		return m
 	}
 	return s.Catalog.T(lang, "error."+string(ce.Code))
+}
+
+// domainText says a domain error's own message in lang through the catalogue: the key "msg:" + its format, or,
+// for a message that counts, the plural key "msg:" + its format + ".n", whose count is the format's first
+// argument. ok is false when the catalogue has neither.
+func (s *Server) domainText(lang string, ce *club.Error) (string, bool) {
+	if ce.Format == "" {
+		return "", false
+	}
+	if s.Catalog.Has("msg:" + ce.Format) {
+		return s.Catalog.T(lang, "msg:"+ce.Format, s.localArgs(lang, ce.Args)...), true
+	}
+	if key := "msg:" + ce.Format + ".n"; s.Catalog.Has(key) && len(ce.Args) > 0 {
+		if n, ok := countArg(ce.Args[0]); ok {
+			return s.Catalog.N(lang, key, n, s.localArgs(lang, ce.Args[1:])...), true
+		}
+	}
+	return "", false
+}
+
+// countArg is a message's count argument as an int.
+func countArg(a any) (int, bool) {
+	switch v := a.(type) {
+	case int:
+		return v, true
+	case int64:
+		return int(v), true
+	case int32:
+		return int(v), true
+	}
+	return 0, false
 }
 
 // messageText says a domain error's own message in the user's language, without the words around it that
 // errorText adds ("Check the form: ..."); errorText for anything else.
 func (s *Server) messageText(lang string, err error) string {
 	var ce *club.Error
-	if errors.As(err, &ce) && ce.Format != "" && s.Catalog.Has("msg:"+ce.Format) {
-		return s.Catalog.T(lang, "msg:"+ce.Format, s.localArgs(lang, ce.Args)...)
+	if errors.As(err, &ce) {
+		if m, ok := s.domainText(lang, ce); ok {
+			return m
+		}
 	}
 	return s.errorText(lang, err)
 }

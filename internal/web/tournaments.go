@@ -271,12 +271,12 @@ func qualityLines(p Page, st club.Stage, q seating.Quality) (lines []string, une
 		}
 	}
 	if q.SitOutsMax > 0 {
-		lines = append(lines, p.T("tour.q_sitouts", q.SitOutsMin, q.SitOutsMax))
+		lines = append(lines, p.N("tour.q_sitouts.n", q.SitOutsMax, q.SitOutsMin))
 	}
 	lines = append(lines,
-		p.T("tour.q_seats", q.SeatMax, q.SeatBound),
-		p.T("tour.q_tables", q.TableMax, q.TableBound),
-		p.T("tour.q_meet", q.MeetMax, q.MeetBound, q.Repeats()),
+		p.N("tour.q_seats.n", q.SeatMax, q.SeatBound),
+		p.N("tour.q_tables.n", q.TableMax, q.TableBound),
+		p.N("tour.q_meet.n", q.MeetMax, q.MeetBound, q.Repeats()),
 		p.T("tour.q_seed", st.Seed))
 	return lines, unequal
 }
