@@ -143,7 +143,7 @@ func TestSignUpApproveAndRegister(t *testing.T) {
 	// low priority and exclusion through the admin page
 	m3, _ := h.store.UserByLogin(context.Background(), "m3")
 	h.post(admin, fmt.Sprintf("/admin/members/%d", m3.ID), url.Values{"field": {"status"}, "to": {"excluded"}, "reason": {"insults"}})
-	if log := h.get(admin, fmt.Sprintf("/admin/members?log=%d", m3.ID)).Body; !strings.Contains(log, "active → excluded · insults") {
+	if log := h.get(admin, fmt.Sprintf("/admin/members?log=%d", m3.ID)).Body; !strings.Contains(log, "статус: активний → виключений · insults") {
 		t.Errorf("the change is not logged with its reason")
 	}
 }

@@ -106,7 +106,7 @@ func TestE2EClubNight(t *testing.T) {
 	admin.wantPath("/admin/members")
 	admin.wantText(row+" td:nth-child(4)", T("status.active"))
 	admin.wantText("#main h2:last-of-type", T("members.log", "petro"))
-	admin.wantContains("#member-log", "status: pending → active · знайомий клубу, перевірено")
+	admin.wantContains("#member-log", "статус: очікує підтвердження → активний · знайомий клубу, перевірено")
 
 	petro.open("/me")
 	petro.wantText("#my-status", T("status.active"))

@@ -12,7 +12,7 @@ type membersView struct {
 	Members  []club.User
 	Statuses []string
 	Roles    []string
-	Log      []club.MemberChange
+	Log      []memberLogLine
 	LogFor   string
 	Error    string
 }
@@ -34,7 +34,10 @@ func (s *Server) renderMembers(w http.ResponseWriter, r *http.Request, code int,
 		Statuses: []string{string(club.StatusActive), string(club.StatusLowPriority), string(club.StatusExcluded)},
 		Roles:    []string{string(club.RoleMember), string(club.RoleHost), string(club.RoleAdmin)}}
 	if id, err := strconv.ParseInt(r.URL.Query().Get("log"), 10, 64); err == nil {
-		v.Log, _ = s.svc.Accounts.MemberLog(r.Context(), u, id)
+		changes, _ := s.svc.Accounts.MemberLog(r.Context(), u, id)
+		for _, c := range changes {
+			v.Log = append(v.Log, memberLogLine{MemberChange: c, Text: memberChangeText(p, c)})
+		}
 		for _, m := range list {
 			if m.ID == id {
 				v.LogFor = m.Login
@@ -43,6 +46,36 @@ func (s *Server) renderMembers(w http.ResponseWriter, r *http.Request, code int,
 	}
 	w.WriteHeader(code)
 	s.render(w, "members", v)
+}
+
+// memberLogLine is a line of a member's change log, said in the reader's language.
+type memberLogLine struct {
+	club.MemberChange
+	Text string
+}
+
+// memberChangeText says what a change did in words, in the reader's language: the field's name and each value's
+// ("статус: очікує підтвердження → активний"), the guest's seats linked to the member; a value the catalogue
+// does not know is shown as it was stored.
+func memberChangeText(p Page, c club.MemberChange) string {
+	value := func(prefix, v string) string {
+		if p.cat.Known(p.Lang, prefix+v) {
+			return p.T(prefix + v)
+		}
+		return v
+	}
+	switch c.Field {
+	case "status":
+		return p.T("members.log_status", value("status.", c.From), value("status.", c.To))
+	case "role":
+		return p.T("members.log_role", value("members.role_", c.From), value("members.role_", c.To))
+	case "linked":
+		var n int
+		if _, err := fmt.Sscanf(c.To, "%d seats", &n); err == nil {
+			return p.N("members.log_linked.n", n, c.From)
+		}
+	}
+	return c.Field + ": " + c.From + " → " + c.To
 }
 
 // changeMember sets a status or role with its reason (an admin's action, logged).
