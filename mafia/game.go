@@ -241,17 +241,6 @@ func NewGame(r *Rules, opt Options, roles []Role) (*Game, error) {
 	return g, nil
 }
 
-// votersOf is the seats whose hands (or default votes) went against candidate i in the round under way.
-func (g *Game) votersOf(i uint8) Seats {
-	var v Seats
-	for s := 1; s <= int(g.n); s++ {
-		if g.ballot[s] == i+1 {
-			v = v.Add(s)
-		}
-	}
-	return v
-}
-
 // Clone returns an independent copy of the game.
 func (g *Game) Clone() *Game {
 	c := *g
@@ -711,6 +700,8 @@ func (g *Game) startVoting() error {
 		return violate(ErrNoVoting, 0, 0, "nobody is nominated")
 	case NoVoteSingleDay1:
 		return violate(ErrNoVoting, 0, 0, "a single candidate on day 1 is not voted")
+	case NoVoteDay1:
+		return violate(ErrNoVoting, 0, 0, "day 1 is not voted (day1_no_vote)")
 	}
 	g.nCands = 0
 	for _, s := range g.noms[:g.nNoms] {
@@ -830,9 +821,10 @@ func (g *Game) completeRound(dflt uint8) {
 			return
 		}
 	}
-	if leaders.Len() == 1 && g.num == 1 && g.opt.Day1LiftOnly {
+	if leaders.Len() == 1 && g.num == 1 && (g.opt.Day1LiftOnly || g.opt.Day1Respeech) {
 		// day1_lift_only: the single leader of a day-1 round is put to the lift question (R35's vote, more than
-		// half of the table) instead of leaving by the count (R31).
+		// half of the table) instead of leaving by the count (R31); day1_respeech: he speaks again first (the
+		// tie speech's time, R33).
 		g.scoreRound(0)
 		settle(OutcomeLift, leaders)
 		g.prevTie = leaders
@@ -887,6 +879,11 @@ func (g *Game) completeRound(dflt uint8) {
 	g.cands, g.nCands = next, n
 	g.tieSpeeches = true
 	g.resetRound()
+}
+
+// respeechDue says that the lift question due is day1_respeech's on day 1's single leader, who speaks first.
+func (g *Game) respeechDue() bool {
+	return g.liftDue && g.num == 1 && g.opt.Day1Respeech && g.nCands == 1
 }
 
 func (g *Game) tieModel() TieModel {

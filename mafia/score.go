@@ -78,6 +78,12 @@ func (g *Game) scoreRound(leaver int) {
 	if !g.extras() {
 		return
 	}
+	var voters [MaxSeats]Seats // voters[i]: who voted against candidate i, from the round's ballots in one pass
+	for s := 1; s <= int(g.n); s++ {
+		if b := g.ballot[s]; b != 0 {
+			voters[b-1] = voters[b-1].Add(s)
+		}
+	}
 	// R89, C-13: if the partner would not have left without the black hands against him, each of those hands
 	// costs −0.5 instead of −0.1. Never in a single-candidate vote.
 	decisive := Seats(0)
@@ -86,7 +92,7 @@ func (g *Game) scoreRound(leaver int) {
 		for i := uint8(0); i < g.nCands; i++ {
 			c := int(g.counts[i])
 			if int(g.cands[i]) == leaver {
-				blackHands := (g.votersOf(i) & g.black).Remove(leaver)
+				blackHands := (voters[i] & g.black).Remove(leaver)
 				mine = c - blackHands.Len()
 				decisive = blackHands
 			} else if c > others {
@@ -100,7 +106,7 @@ func (g *Game) scoreRound(leaver int) {
 	}
 	for i := uint8(0); i < g.nCands; i++ {
 		c := int(g.cands[i])
-		for v := uint64(g.votersOf(i)); v != 0; v &= v - 1 {
+		for v := uint64(voters[i]); v != 0; v &= v - 1 {
 			voter := trailing(v)
 			if voter == c {
 				continue
