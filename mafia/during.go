@@ -92,6 +92,9 @@ func (g *Game) During() During {
 	}
 	if g.status == VotingRounds {
 		if g.liftDue {
+			if g.respeechDue() {
+				return During{Kind: DuringTieSpeech, Seat: g.cands[0]} // day1_respeech: the leader's speech
+			}
 			return During{Kind: DuringLift}
 		}
 		if g.tieSpeeches && g.candIdx == 0 {

@@ -31,6 +31,19 @@ func fuzzGame(t *testing.T, rs int, n int, data []byte) {
 			}
 		}
 	}
+	// The options that change play, chosen by the input: none or one of Polemica's day-one variants, and
+	// candidate_self_vote, where the rule set has them.
+	k := rs / len(sets)
+	if _, ok := r.Option("day1_lift_only"); ok && k%4 != 0 {
+		if err := opt.Set(day1Variants[k%4-1], OptionValue{Bool: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, ok := r.Option("candidate_self_vote"); ok && k/4%2 == 1 {
+		if err := opt.Set("candidate_self_vote", OptionValue{Bool: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	g, err := NewGame(r, opt, roles)
 	if err != nil {
 		t.Fatalf("%s with %d players: %v", r.ID, len(roles), err)
@@ -148,6 +161,9 @@ func FuzzReplay(f *testing.F) {
 	f.Add(2, 10, make([]byte, 400))
 	f.Add(3, 7, []byte{0x80, 1, 2, 3, 0x81, 1, 2, 3, 0x90, 4, 5, 6})
 	f.Add(4, 8, make([]byte, 200))
+	f.Add(5, 10, make([]byte, 400))  // fiim-2025-club with day1_lift_only
+	f.Add(11, 10, make([]byte, 400)) // fsm-2026 with day1_no_vote
+	f.Add(15, 10, make([]byte, 400)) // fiim-2025-club with day1_respeech
 	f.Fuzz(func(t *testing.T, rs int, n int, data []byte) {
 		if rs < 0 {
 			rs = -rs

@@ -338,6 +338,10 @@ func (g *Game) dayPlan(n *Next) {
 		}
 		n.Tied = g.tieSpeeches
 		if g.liftDue {
+			if g.respeechDue() {
+				// day1_respeech: the day-1 leader's defence speech comes before the lift question
+				n.add(PlanStep{Step: StepTieSpeech, Seat: int(g.cands[0]), Limit: t.Tie})
+			}
 			n.Actors = g.alive
 			n.add(PlanStep{Step: StepLift, Event: EvLift})
 			n.Allowed = n.Allowed.add(EvLift)

@@ -15,10 +15,11 @@ const (
 	NoVoteNoCandidates                    // R32: nobody was nominated
 	NoVoteCandidatesLeft                  // everyone nominated has left the table (C-36: the single candidate himself), so nobody is voted on
 	NoVoteSingleDay1                      // R29: a single candidate on day 1 is not voted on
+	NoVoteDay1                            // day1_no_vote: day 1 is not voted on, however many are nominated
 )
 
 var noVoteNames = []string{"", "before", "night", "after_result", "list_open", "list_closed", "unsure", "no_candidates",
-	"candidates_left", "single_day1"}
+	"candidates_left", "single_day1", "day1_no_vote"}
 
 // String is the reason's key ("" for VoteOn).
 func (w NoVoteWhy) String() string { return noVoteNames[w] }
@@ -56,6 +57,8 @@ func (g *Game) noVoting() NoVoteWhy {
 		return NoVoteNoCandidates
 	case c == 0:
 		return NoVoteCandidatesLeft
+	case g.num == 1 && g.opt.Day1NoVote:
+		return NoVoteDay1
 	case c == 1 && g.num == 1:
 		return NoVoteSingleDay1
 	}

@@ -45,6 +45,13 @@ type Options struct {
 	// Day1LiftOnly: on day 1 a single leader of the vote leaves only by a lift vote of more than half of the
 	// table (day1_lift_only; Polemica's first-day "zero voting" liftOnly; changes R31 on day 1, R35 for the lift).
 	Day1LiftOnly bool
+	// Day1NoVote: day 1 has nominations but no vote; nobody leaves by vote that day (day1_no_vote; Polemica's
+	// first-day "zero voting" none; changes R23-R31 on day 1).
+	Day1NoVote bool
+	// Day1Respeech: on day 1 a single leader of the vote makes a defence speech (the tie speech's 30 s), then
+	// leaves only by a lift vote of more than half of the table (day1_respeech; Polemica's "zero voting" respeech;
+	// changes R31 on day 1, R33 and R35 for the speech and the lift).
+	Day1Respeech bool
 	set          uint32 // which options were given explicitly, by index in the rule set's list
 	rules        *Rules
 }
@@ -92,7 +99,25 @@ var (
 	optSelfVote = boolOpt("candidate_self_vote", false, func(o *Options, v bool) { o.CandidateSelfVote = v })
 	// Polemica's zeroVoting "liftOnly" (game 334187): the day-1 vote decides only who is put to the lift question.
 	optDay1Lift = boolOpt("day1_lift_only", false, func(o *Options, v bool) { o.Day1LiftOnly = v })
+	// Polemica's zeroVoting "none" (two real games: 2 and 6 nominations on day 1, no votes, nobody left).
+	optDay1NoVote = boolOpt("day1_no_vote", false, func(o *Options, v bool) { o.Day1NoVote = v })
+	// Polemica's zeroVoting "respeech": the day-1 leader speaks again before the lift question.
+	optDay1Respeech = boolOpt("day1_respeech", false, func(o *Options, v bool) { o.Day1Respeech = v })
 )
+
+// day1Variants are Polemica's day-one variants; a game plays at most one of them.
+var day1Variants = []string{"day1_lift_only", "day1_no_vote", "day1_respeech"}
+
+// day1Variant counts the day-one variants that are on.
+func (o *Options) day1Variant() int {
+	n := 0
+	for _, on := range []bool{o.Day1LiftOnly, o.Day1NoVote, o.Day1Respeech} {
+		if on {
+			n++
+		}
+	}
+	return n
+}
 
 func required(s optionSpec) optionSpec { s.required = true; return s }
 
@@ -209,6 +234,9 @@ func (o *Options) check(roles []Role) error {
 	}
 	if len(missing) > 0 {
 		return fmt.Errorf("%s needs these options decided before the deal: %v", r.ID, missing)
+	}
+	if o.day1Variant() > 1 {
+		return fmt.Errorf("options %v are day one's variants: at most one of them may be on", day1Variants)
 	}
 	if o.NightOrderLen > 0 {
 		has := map[NightGroup]bool{}

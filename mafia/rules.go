@@ -211,7 +211,7 @@ var ruleSets = []*Rules{
 		options: []optionSpec{
 			optClubExtras, optOpenerVictim, optBMLostTwo, optBMAnyNight(false), optBMPoints(50, 70),
 			optTwoOfFour(false), optShort34(false), optDonOnce, optSheriffDistinct, optDecisiveTie, optUgayka,
-			optSelfVote, optDay1Lift,
+			optSelfVote, optDay1Lift, optDay1NoVote, optDay1Respeech,
 		},
 	},
 	{
@@ -221,7 +221,7 @@ var ruleSets = []*Rules{
 		Times: sportTimes, DefaultVote: true, DonMayNotCheckOwnFirstShot: true,
 		tables: map[int][numRoles]int{10: table(6, 1, 2, 1)},
 		options: []optionSpec{
-			optOpenerVictim, optBMLostTwo, optBMAnyNight(true), optFSMDQ, optDrawN1, optDay1Lift,
+			optOpenerVictim, optBMLostTwo, optBMAnyNight(true), optFSMDQ, optDrawN1, optDay1Lift, optDay1NoVote, optDay1Respeech,
 		},
 	},
 	{
