@@ -25,6 +25,9 @@ import (
 type InputError struct {
 	Where string
 	What  string
+	// Format and Args are what What was made of: an interface may say Format in its reader's language.
+	Format string
+	Args   []any
 }
 
 func (e *InputError) Error() string {
@@ -49,7 +52,7 @@ func (e *GameError) Error() string {
 }
 
 func inputErr(where, format string, args ...any) error {
-	return &InputError{Where: where, What: fmt.Sprintf(format, args...)}
+	return &InputError{Where: where, What: fmt.Sprintf(format, args...), Format: format, Args: args}
 }
 
 func gameErr(where, format string, args ...any) error {

@@ -58,7 +58,7 @@ func TestImportPage(t *testing.T) {
 		t.Fatalf("import: %d %s", r.StatusCode, errorOf(r.Body))
 	}
 	ok := regexp.MustCompile(`4842.json: <a href="/history/(\d+)">`).FindStringSubmatch(r.Body)
-	if ok == nil || !strings.Contains(r.Body, "broken.json: <span class=\"error-text\">відхилено: недійсний файл партії") {
+	if ok == nil || !strings.Contains(r.Body, "broken.json: <span class=\"error-text\">відхилено: файл не є партією у форматі mafiaratings") {
 		t.Fatalf("the report does not say which file was imported and which refused:\n%s", r.Body)
 	}
 	games, _ := h.store.Games(context.Background(), club.GameFilter{Status: club.GameSaved})

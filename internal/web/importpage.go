@@ -3,9 +3,10 @@ package web
 import (
 	"encoding/json"
 	"errors"
-
 	"io"
 	"net/http"
+	"regexp"
+	"strconv"
 	"time"
 
 	"mafiaclub/internal/club"
@@ -96,7 +97,7 @@ func (s *Server) importUpload(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			var ie *convert.InputError
 			if errors.As(err, &ie) {
-				line.Error = p.T("import.malformed", err.Error())
+				line.Error = inputErrorText(p, v.From, ie)
 			} else {
 				line.Error = p.T("import.cannot", err.Error())
 			}
@@ -122,4 +123,30 @@ func (s *Server) importUpload(w http.ResponseWriter, r *http.Request) {
 		v.Report = append(v.Report, line)
 	}
 	s.render(w, "import", v)
+}
+
+// platformNames are the platforms as their own sites spell them.
+var platformNames = map[string]string{"mafiaratings": "mafiaratings", "polemica": "Polemica"}
+
+// seatInPath is a seat in an importer's field path: "players[0] (seat 1).role".
+var seatInPath = regexp.MustCompile(`\(seat (\d+)\)`)
+
+// inputErrorText says why a file is not a game of the platform's format, in the reader's language: the frame, the
+// field's path in the file as the file spells it (its seat in words), and what is wrong with it. The importers'
+// common complaints (a field missing, a value of the wrong type, a seat that does not exist, the file not JSON)
+// are in the catalogue as "convert:" + the importer's format; a rarer one, about one platform's field, keeps the
+// importer's English words inside the translated frame.
+func inputErrorText(p Page, platform string, ie *convert.InputError) string {
+	what := ie.What
+	if ie.Format != "" && p.cat.Has("convert:"+ie.Format) {
+		what = p.T("convert:"+ie.Format, ie.Args...)
+	}
+	where := seatInPath.ReplaceAllStringFunc(ie.Where, func(m string) string {
+		n, _ := strconv.Atoi(seatInPath.FindStringSubmatch(m)[1])
+		return "(" + p.T("import.seat", n) + ")"
+	})
+	if where != "" {
+		what = where + ": " + what
+	}
+	return p.T("import.malformed", platformNames[platform], what)
 }

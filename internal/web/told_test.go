@@ -2,9 +2,12 @@ package web_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -55,4 +58,71 @@ func TestMemberLogInWords(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A file the web import refuses as malformed is said in the reader's language: the frame names the platform, the
+// field's path is the file's own (its seat in words), and the importers' common complaints are translated; no
+// "convert:" key is a format no importer gives.
+func TestImportErrorsInTheReadersLanguage(t *testing.T) {
+	h := newHarness(t)
+	admin := h.login("admin", "demo-admin")
+	var game map[string]any
+	if err := json.Unmarshal(conformance(t, "mafiaratings/4842.json"), &game); err != nil {
+		t.Fatal(err)
+	}
+	game["players"].([]any)[0].(map[string]any)["role"] = 2
+	bad, _ := json.Marshal(game)
+	for lang, want := range map[string]string{
+		"uk": "файл не є партією у форматі mafiaratings: players[0] (місце #1).role: має бути рядком, а не 2",
+		"ru": "файл не является партией в формате mafiaratings: players[0] (место #1).role: должно быть строкой, а не 2",
+		"en": "the file is not a game in the mafiaratings format: players[0] (seat #1).role: must be a string, not 2",
+	} {
+		c := h.login("admin", "demo-admin")
+		c.Jar.SetCookies(mustURL(t, h.srv.URL), []*http.Cookie{{Name: "lang", Value: lang}})
+		r := h.upload(c, "mafiaratings", false, map[string][]byte{"bad.json": bad})
+		if !strings.Contains(r.Body, want) {
+			t.Errorf("%s: the report does not say %q:\n%s", lang, want, reportOf(r.Body))
+		}
+		if lang != "en" && strings.Contains(r.Body, "must be") {
+			t.Errorf("%s: the report is partly English:\n%s", lang, reportOf(r.Body))
+		}
+	}
+	r := h.upload(admin, "polemica", false, map[string][]byte{"empty.json": []byte(`{"version": 4}`)})
+	if want := "файл не є партією у форматі Polemica: players: поля немає"; !strings.Contains(r.Body, want) {
+		t.Errorf("the report does not say %q:\n%s", want, reportOf(r.Body))
+	}
+	// every translated complaint is one an importer makes
+	var src strings.Builder
+	files, _ := filepath.Glob("../convert/*.go")
+	for _, f := range files {
+		if !strings.HasSuffix(f, "_test.go") {
+			data, _ := os.ReadFile(f)
+			src.Write(data)
+		}
+	}
+	cat := mustCatalog(t)
+	for _, k := range cat.Keys("en") {
+		if format, ok := strings.CutPrefix(k, "convert:"); ok && !strings.Contains(src.String(), strconv.Quote(format)) {
+			t.Errorf("%s: no importer says %q", k, format)
+		}
+	}
+}
+
+func mustURL(t *testing.T, s string) *url.URL {
+	u, err := url.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// reportOf is the import page's report.
+func reportOf(body string) string {
+	if i := strings.Index(body, `id="import-report"`); i >= 0 {
+		body = body[i:]
+	}
+	if i := strings.Index(body, "</ul>"); i >= 0 {
+		body = body[:i]
+	}
+	return body
 }
