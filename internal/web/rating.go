@@ -39,14 +39,18 @@ func (s *Server) ratingQuery(r *http.Request) (club.RatingQuery, error) {
 		}
 		q.To = t.AddDate(0, 0, 1)
 	}
+	if !q.From.IsZero() && !q.To.IsZero() && !q.From.Before(q.To) {
+		return q, club.Errorf(club.Invalid, "the season's first day is after its last")
+	}
 	for _, f := range []struct {
-		name string
-		to   *int
-	}{{"min", &q.MinGames}, {"page", &q.Page}} {
+		name  string
+		field club.Field // the form's name for it
+		to    *int
+	}{{"min", "minimum number of games", &q.MinGames}, {"page", "page", &q.Page}} {
 		if x := v.Get(f.name); x != "" {
 			n, err := strconv.Atoi(x)
 			if err != nil || n < 0 || n > 1_000_000 {
-				return q, club.Errorf(club.Invalid, "%s: a whole number", f.name)
+				return q, club.Errorf(club.Invalid, "%s: a whole number", f.field)
 			}
 			*f.to = n
 		}
@@ -122,6 +126,7 @@ type ratingView struct {
 	RoleNames                []string
 	Total, PageNo, Pages     int
 	EloStart, EloK, EloPrior string
+	Error                    string // why the query was refused (the page then shows the form and this)
 	// Table is everything below the title, drawn from the rest (and kept for the readers of the same version).
 	Table template.HTML
 }
@@ -139,7 +144,7 @@ func (s *Server) ratingPage(w http.ResponseWriter, r *http.Request) {
 	}
 	q, err := s.ratingQuery(r)
 	if err != nil {
-		s.fail(w, r, err)
+		s.ratingRefused(w, r, p, q, err)
 		return
 	}
 	// The table is the same for every reader of one version of the rating in one language: drawn once, kept. Its
@@ -154,7 +159,7 @@ func (s *Server) ratingPage(w http.ResponseWriter, r *http.Request) {
 	}
 	res, err := s.svc.Records.Rating(r.Context(), q)
 	if err != nil {
-		s.fail(w, r, err)
+		s.ratingRefused(w, r, p, q, err)
 		return
 	}
 	v := ratingView{Page: p, Q: q, From: vals.Get("from"), To: vals.Get("to"), Rules: q.Scope(), Min: q.MinGames, Sort: "points",
@@ -197,6 +202,35 @@ func (s *Server) ratingPage(w http.ResponseWriter, r *http.Request) {
 	if version >= 0 && res.Page == max(q.Page, 1) { // a page past the last one is drawn as the last: not kept twice
 		s.tables.put(version, key, v.Table)
 	}
+	s.render(w, "rating", v)
+}
+
+// ratingRefused answers a rating query the rating cannot read (a date that is none, a season that ends before it
+// begins, a minimum that is not a number): the page with its form as the reader filled it in and what is wrong, so
+// that he corrects it there. Anything else is the error page.
+func (s *Server) ratingRefused(w http.ResponseWriter, r *http.Request, p Page, q club.RatingQuery, err error) {
+	if club.ErrorCode(err) != club.Invalid {
+		s.fail(w, r, err)
+		return
+	}
+	vals := r.URL.Query()
+	v := ratingView{Page: p, Q: q, From: vals.Get("from"), To: vals.Get("to"), Rules: q.Scope(), Min: q.MinGames, Sort: "points",
+		Error:    s.errorText(p.Lang, err),
+		EloStart: formatElo(club.EloStart), EloK: p.Decimal(fmt.Sprintf("%g", club.EloK)), EloPrior: strconv.Itoa(club.EloPrior)}
+	if vals.Get("sort") == "elo" {
+		v.Sort = "elo"
+	}
+	v.Title = ratingTitle(p, q)
+	for _, id := range club.RatingScopes() {
+		v.RulesList = append(v.RulesList, ruleChoice{ID: id, Title: ruleTitle(p, id), Selected: id == q.Scope()})
+	}
+	var buf bytes.Buffer
+	if err := s.pages["rating"].ExecuteTemplate(&buf, "rating_table", v); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	v.Table = template.HTML(buf.String())
+	w.WriteHeader(http.StatusBadRequest)
 	s.render(w, "rating", v)
 }
 

@@ -126,3 +126,31 @@ func reportOf(body string) string {
 	}
 	return body
 }
+
+// A rating query the rating cannot read is refused on the rating page itself, with its form and what is wrong in
+// words (the field as the form names it); a season that ends before it begins is refused, never "no games", on the
+// page, in the CSV and in the JSON.
+func TestRatingQueryRefusedOnItsForm(t *testing.T) {
+	h := newHarness(t)
+	anon := h.client()
+	for _, c := range []struct{ query, want, not string }{
+		{"from=2026-13-01", "«від»: дата на зразок 2026-09-01", ""},
+		{"min=abc", "«щонайменше ігор»: потрібне ціле число", "«min»"},
+		{"from=2026-12-01&to=2026-11-01", "перший день («Від») пізніший за останній («До»)", "Немає рейтингових партій"},
+	} {
+		r := h.get(anon, "/rating?"+c.query)
+		if r.StatusCode != http.StatusBadRequest || !strings.Contains(r.Body, `id="rating-filter"`) || !strings.Contains(r.Body, c.want) ||
+			(c.not != "" && strings.Contains(r.Body, c.not)) {
+			t.Errorf("%s: %d, the form %v, %q said %v (%q said %v)", c.query, r.StatusCode, strings.Contains(r.Body, `id="rating-filter"`),
+				c.want, strings.Contains(r.Body, c.want), c.not, c.not != "" && strings.Contains(r.Body, c.not))
+		}
+	}
+	if r := h.get(anon, "/rating?from=2026-11-01&to=2026-11-01"); r.StatusCode != http.StatusOK {
+		t.Errorf("a season of one day: %d", r.StatusCode)
+	}
+	for _, path := range []string{"/rating.csv", "/api/standings"} {
+		if r := h.get(anon, path+"?from=2026-12-01&to=2026-11-01"); r.StatusCode != http.StatusBadRequest {
+			t.Errorf("%s of a season that ends before it begins: %d", path, r.StatusCode)
+		}
+	}
+}
