@@ -91,7 +91,7 @@ func TestTournamentFlow(t *testing.T) {
 		t.Fatalf("judge: %d", r.StatusCode)
 	}
 	page := h.get(h.client(), tour).Body
-	if !strings.Contains(page, "номери місць: гравець на одному місці щонайбільше 1 разів (найкраще можливе: 1)") || !strings.Contains(page, "Ще немає збережених ігор") {
+	if !strings.Contains(page, "номери місць: гравець на одному місці щонайбільше 1 раз (найкраще можливе: 1)") || !strings.Contains(page, "Ще немає збережених ігор") {
 		t.Errorf("the tournament page lacks the seating figures or the empty standings")
 	}
 	// the member cannot start a game; the judge does, with the schedule's seats
