@@ -88,8 +88,9 @@ func Decide(p *Protest, judge, chiefJudge int64, upheld bool, reason string, now
 }
 
 // ExtraNeedsApproval reports whether giving add hundredths of extra points to a player who already has already
-// needs the chief judge's agreement: a winner may get 0.6 or 0.7 only with it (§T6.1.3). The hard limits (0.7
-// for a winner, 0.4 for a loser, 1 in all, three players, none after a draw) are the engine's (mafia/score.go).
+// needs the chief judge's agreement: a winner may get 0.6 or 0.7 only with it (§T6.1.3). More than 0.7 is not a
+// matter of agreement: the engine refuses it with its own reason, over the cap, as it does the other hard limits
+// (0.4 for a loser, 1 in all, three players, none after a draw; mafia/score.go).
 func ExtraNeedsApproval(won bool, already, add int) bool {
-	return won && add > 0 && already+add > 50
+	return won && add > 0 && already+add > 50 && already+add <= 70
 }

@@ -75,7 +75,8 @@ func TestExtraNeedsApproval(t *testing.T) {
 		needs        bool
 	}{
 		{true, 0, 50, false}, {true, 0, 60, true}, {true, 30, 30, true}, {true, 50, 10, true}, {true, 40, 10, false},
-		{false, 0, 40, false}, {true, 60, -10, false},
+		{false, 0, 40, false}, {true, 60, -10, false}, {true, 0, 70, true},
+		{true, 0, 75, false}, {true, 50, 30, false}, // over the cap with the agreement too: the engine's refusal says so
 	}
 	for _, c := range cases {
 		if got := ExtraNeedsApproval(c.won, c.already, c.add); got != c.needs {

@@ -142,6 +142,11 @@ func TestTournamentFlow(t *testing.T) {
 			winner = s.Seat
 		}
 	}
+	// 0.75 is over a winner's cap with the agreement too: refused as over the cap, not as waiting for the agreement
+	if r := h.act(judge, g1, "type", "adjust", "seat", strconv.Itoa(winner), "points", "0.75", "reason", "led the table"); r.StatusCode == http.StatusSeeOther ||
+		!strings.Contains(errorOf(r.Body), "не більше 0,7") || strings.Contains(errorOf(r.Body), "згоди") {
+		t.Errorf("0.75 to a winner: %d %q", r.StatusCode, errorOf(r.Body))
+	}
 	if r := h.act(judge, g1, "type", "adjust", "seat", strconv.Itoa(winner), "points", "0.6", "reason", "led the table"); r.StatusCode != http.StatusForbidden || !strings.Contains(errorOf(r.Body), "потребує згоди головного судді") {
 		t.Errorf("0.6 without the chief judge: %d %q", r.StatusCode, errorOf(r.Body))
 	}
