@@ -154,3 +154,16 @@ func TestRatingQueryRefusedOnItsForm(t *testing.T) {
 		}
 	}
 }
+
+// Reopening a saved game asks first, and says that a rated game leaves the rating until it is saved again.
+func TestReopenWarnsOfTheRating(t *testing.T) {
+	h := newHarness(t)
+	admin := h.login("admin", "demo-admin")
+	id := h.playToRedWin(admin, []string{"Joker", "Bohdana", "Cyborg", "Dana", "Emil", "Fantom", "Halyna", "Iris", "Jarvis", "Visitor"})
+	page := h.get(admin, fmt.Sprintf("/games/%d", id)).Body
+	want := fmt.Sprintf(`action="/games/%d/reopen" data-confirm="Відкрити гру знову? Доки її не збережуть знову, її немає в рейтингу`, id)
+	if !strings.Contains(page, want) {
+		i := strings.Index(page, "/reopen")
+		t.Errorf("the reopen form does not warn of the rating: %q", page[max(i-40, 0):min(i+200, len(page))])
+	}
+}
