@@ -375,5 +375,15 @@ func startEngine(ctx context.Context, site *web.Server, log *slog.Logger) {
 		return
 	}
 	site.SetEngine(m)
-	log.Info("the host page's engine is ready", "size", len(m.WASM), "gzip", len(m.WASMGzip), "took", time.Since(t).Round(time.Millisecond))
+	log.Info("the host page's engine is ready", "size", len(m.WASM), "gzip", len(m.WASMGzip), "brotli", len(m.WASMBrotli), "took", time.Since(t).Round(time.Millisecond))
+	if m.WASMBrotli == nil {
+		// a checkout's engine: served in gzip until its brotli is made (half a minute of one core, once per
+		// build: the user's cache folder keeps it)
+		t = time.Now()
+		m = m.WithBrotli()
+		if ctx.Err() == nil {
+			site.SetEngine(m)
+			log.Info("the host page's engine is compressed in brotli", "brotli", len(m.WASMBrotli), "took", time.Since(t).Round(time.Millisecond))
+		}
+	}
 }

@@ -3,16 +3,17 @@ package web
 import (
 	"compress/gzip"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 )
 
 // compress gzips text answers (pages, styles, scripts, JSON) for the browsers that accept it: a host page is a
-// fifth of its size on the venue's wifi. Streams (server-sent events), answers already encoded (the engine) and
-// ranges are left as they are.
+// fifth of its size on the venue's wifi. Streams (server-sent events), answers already encoded (the engine and the
+// static files, compressed once in brotli and gzip: encoded.go) and ranges are left as they are.
 func compress(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Range") != "" || !strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+		if r.Header.Get("Range") != "" || !acceptsGzip(r.Header.Get("Accept-Encoding")) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -49,7 +50,9 @@ func (g *gzipWriter) WriteHeader(code int) {
 	if !g.decided {
 		g.decided = true
 		h := g.Header()
-		h.Add("Vary", "Accept-Encoding")
+		if !slices.Contains(h.Values("Vary"), "Accept-Encoding") {
+			h.Add("Vary", "Accept-Encoding")
+		}
 		if code != http.StatusNoContent && code != http.StatusNotModified && code >= 200 && compressible(h) {
 			h.Del("Content-Length")
 			h.Set("Content-Encoding", "gzip")

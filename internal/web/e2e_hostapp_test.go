@@ -41,6 +41,9 @@ func testEngine(t *testing.T) *wasmengine.Module {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
 		engineMod, engineErr = wasmengine.Find(ctx)
+		if engineErr == nil {
+			engineMod, engineErr = withQuickBrotli(engineMod)
+		}
 	})
 	if engineErr != nil {
 		t.Fatalf("the engine: %v", engineErr)

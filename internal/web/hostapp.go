@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -37,24 +38,36 @@ func (s *Server) engineFile(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	h := w.Header()
-	h.Set("Cache-Control", "public, max-age=31536000, immutable")
-	h.Set("Vary", "Accept-Encoding")
+	wasm, execJS := s.engineEncoded(m)
+	w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 	switch r.PathValue("file") {
 	case "engine.wasm":
-		h.Set("Content-Type", "application/wasm")
-		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
-			h.Set("Content-Encoding", "gzip")
-			w.Write(m.WASMGzip)
-			return
-		}
-		w.Write(m.WASM)
+		wasm.serve(w, r)
 	case "wasm_exec.js":
-		h.Set("Content-Type", "text/javascript; charset=utf-8")
-		w.Write(m.Exec)
+		execJS.serve(w, r)
 	default:
 		http.NotFound(w, r)
 	}
+}
+
+// engineEncoded is the engine and its loader in each encoding, made once per module: the engine as the module
+// carries it compressed (a release's, at go generate time; a checkout's brotli comes half a minute after its
+// start, see wasmengine.Module.WithBrotli, and gzip is served until then), the loader compressed here.
+func (s *Server) engineEncoded(m *wasmengine.Module) (wasm, execJS *encodedFile) {
+	s.files.mu.Lock()
+	defer s.files.mu.Unlock()
+	if s.files.engFor != m {
+		if s.files.engFor == nil || s.files.engFor.Hash != m.Hash || !bytes.Equal(s.files.engFor.Exec, m.Exec) {
+			s.files.engExec = newEncodedFile("wasm_exec.js", "text/javascript; charset=utf-8", m.Exec, nil, nil, m.Hash+"-exec")
+		}
+		br := m.WASMBrotli
+		if br == nil {
+			br = []byte{} // not compressed yet: never compress it here, per request
+		}
+		s.files.engWASM = newEncodedFile("engine.wasm", "application/wasm", m.WASM, m.WASMGzip, br, m.Hash)
+		s.files.engFor = m
+	}
+	return s.files.engWASM, s.files.engExec
 }
 
 // hostFiles are the browser's catalogues and the service worker as served, made once (the service worker once
@@ -64,6 +77,9 @@ type hostFiles struct {
 	cat   map[string]servedFile
 	sw    []byte
 	swFor string // the engine's address the service worker was made for
+	// the engine's files in their encodings, for the module engFor
+	engFor           *wasmengine.Module
+	engWASM, engExec *encodedFile
 }
 
 type servedFile struct {

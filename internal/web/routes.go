@@ -13,7 +13,7 @@ import (
 // member's own registration): a route's role is only the first gate.
 func (s *Server) routes(mux *http.ServeMux) {
 	static, _ := fs.Sub(staticFS, "static")
-	mux.Handle("GET /static/", http.StripPrefix("/static/", cacheStatic(http.FileServerFS(static))))
+	mux.Handle("GET /static/", http.StripPrefix("/static/", cacheStatic(staticFiles(static))))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
 	mux.Handle("GET /metrics", s.metricsHandler()) // this machine or the configured token only
 
