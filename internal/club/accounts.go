@@ -404,8 +404,8 @@ func (a *Accounts) LinkGuest(ctx context.Context, admin *User, guestName string,
 	return a.store.LinkGuest(ctx, guestName, 0, u.PlayerID, MemberChange{At: a.clock.Now(), UserID: userID, By: admin.ID, Reason: reason})
 }
 
-// SearchPlayers finds club players whose nickname contains query, for seating a game: a host's tool. Excluded
-// members are not offered.
+// SearchPlayers finds club players whose nickname contains query, for seating a game: a host's tool. Members not
+// yet approved and excluded members are not offered.
 func (a *Accounts) SearchPlayers(ctx context.Context, u *User, query string, limit int) ([]Player, error) {
 	if err := need(u, RoleHost); err != nil {
 		return nil, err

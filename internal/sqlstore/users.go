@@ -174,7 +174,7 @@ func (db *DB) SearchPlayers(ctx context.Context, query string, limit int) ([]clu
 	like := "%" + escapeLike(q) + "%"
 	rows, err := db.r.QueryContext(ctx, `SELECT id, nick, real_name, created_at FROM players
 		WHERE nick_key LIKE ? ESCAPE '\'
-		AND NOT EXISTS (SELECT 1 FROM users u WHERE u.player_id = players.id AND u.status = 'excluded') ORDER BY (nick_key LIKE ? ESCAPE '\') DESC, nick_key LIMIT ?`, like, escapeLike(q)+"%", limit)
+		AND NOT EXISTS (SELECT 1 FROM users u WHERE u.player_id = players.id AND u.status IN ('pending', 'excluded')) ORDER BY (nick_key LIKE ? ESCAPE '\') DESC, nick_key LIMIT ?`, like, escapeLike(q)+"%", limit)
 	if err != nil {
 		return nil, translate(err, "player")
 	}

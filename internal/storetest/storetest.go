@@ -384,7 +384,13 @@ func members(t *testing.T, s club.Store) {
 	if got, _ := s.SearchPlayers(ctx, "other", 5); len(got) != 0 {
 		t.Error("a refused sign-up left its player profile behind")
 	}
+	if got, _ := s.SearchPlayers(ctx, "newbie", 5); len(got) != 0 {
+		t.Error("a member not yet approved is offered for seating")
+	}
 	must(t, s.ChangeMember(ctx, club.MemberChange{At: time.Now(), UserID: u.ID, By: admin.ID, Field: "status", To: string(club.StatusActive), Reason: "approved"}))
+	if got, _ := s.SearchPlayers(ctx, "newbie", 5); len(got) != 1 {
+		t.Error("an approved member is not offered for seating")
+	}
 	must(t, s.ChangeMember(ctx, club.MemberChange{At: time.Now(), UserID: u.ID, By: admin.ID, Field: "role", To: string(club.RoleHost), Reason: "runs tables"}))
 	wantCode(t, s.ChangeMember(ctx, club.MemberChange{At: time.Now(), UserID: u.ID, By: admin.ID, Field: "password", To: "x"}), club.Invalid)
 	got, _ := s.User(ctx, u.ID)

@@ -167,3 +167,39 @@ func TestReopenWarnsOfTheRating(t *testing.T) {
 		t.Errorf("the reopen form does not warn of the rating: %q", page[max(i-40, 0):min(i+200, len(page))])
 	}
 }
+
+// Only approved members who are not excluded are offered to seat in a new game, in the seating search and to link a
+// guest's seats to.
+func TestOnlyApprovedMembersOffered(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	for _, m := range []struct {
+		login string
+		st    club.MemberStatus
+	}{{"pendo", club.StatusPending}, {"exo", club.StatusExcluded}, {"acto", club.StatusActive}, {"lowo", club.StatusLowPriority}} {
+		hash, _ := club.HashPassword("password-" + m.login)
+		u := &club.User{Login: m.login, Name: m.login, Role: club.RoleMember, PasswordHash: hash, Status: m.st}
+		if err := h.store.CreateMember(ctx, u, &club.Player{Nick: "Nick" + m.login}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	host := h.login("host", "demo-host")
+	admin := h.login("admin", "demo-admin")
+	newGame := h.get(host, "/games/new").Body
+	search := h.get(host, "/players/search?q=nick").Body
+	members := h.get(admin, "/admin/members").Body
+	link := members[strings.Index(members, `<select name="user">`):]
+	link = link[:strings.Index(link, "</select>")]
+	for _, c := range []struct{ nick, login string }{{"Nickacto", "acto"}, {"Nicklowo", "lowo"}, {"Nickpendo", "pendo"}, {"Nickexo", "exo"}} {
+		want := c.login == "acto" || c.login == "lowo"
+		if got := strings.Contains(newGame, `<option value="`+c.nick+`">`); got != want {
+			t.Errorf("the new game offers %s: %v, want %v", c.nick, got, want)
+		}
+		if got := strings.Contains(search, `"`+c.nick+`"`); got != want {
+			t.Errorf("the seating search offers %s: %v, want %v", c.nick, got, want)
+		}
+		if got := strings.Contains(link, ">"+c.login+" ("); got != want {
+			t.Errorf("linking a guest offers %s: %v, want %v", c.login, got, want)
+		}
+	}
+}
