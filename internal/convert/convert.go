@@ -380,6 +380,79 @@ func (b *builder) duringAt(s slot) mafia.During {
 	return mafia.During{}
 }
 
+// pastStop refuses the facts an unfinished game records after the moment it stops: the record stops there, and
+// nothing the platform recorded is left out silently.
+func (b *builder) pastStop() error {
+	st := b.src.stop
+	key := st.order()[0] // nights 2n, days 2d+1
+	past := func(where string) error {
+		return gameErr(where, "recorded after the moment where the platform says the unfinished game stops (%s)", st)
+	}
+	for _, night := range sortedKeys(b.src.shots) {
+		if l := b.src.shots[night]; night*2 > key && len(l) > 0 {
+			return past(l[0].where)
+		}
+	}
+	for _, m := range []map[int][]checkFact{b.src.donCheck, b.src.sherCheck} {
+		for _, night := range sortedKeys(m) {
+			if l := m[night]; night*2 > key && len(l) > 0 {
+				return past(l[0].where)
+			}
+		}
+	}
+	made := map[int]map[int]bool{} // day -> nominators in the record
+	day := 0
+	for _, e := range b.events {
+		switch e.Type {
+		case mafia.EvDay:
+			day++
+		case mafia.EvNominate:
+			if made[day] == nil {
+				made[day] = map[int]bool{}
+			}
+			made[day][int(e.Seat)] = true
+		}
+	}
+	for _, d := range sortedKeys(b.src.noms) {
+		for _, by := range sortedKeys(b.src.noms[d]) {
+			if !made[d][by] {
+				return past(b.src.noms[d][by].where)
+			}
+		}
+	}
+	for _, d := range sortedKeys(b.src.rounds) {
+		for k, r := range b.src.rounds[d] {
+			if len(r) == 0 {
+				continue
+			}
+			if d*2+1 > key || (d == st.num && (st.kind < slRoundStart || (st.kind <= slBeforeVote && k > st.round))) {
+				return past(b.src.voteField(d, k, sortedKeys(r)[0]))
+			}
+			if d == st.num && (st.kind == slRoundStart || st.kind == slBeforeVote) && k == st.round {
+				// the round stops at a candidate: no hand against him or those after him is in the record
+				n := b.next()
+				cur, rest := planSeat(&n, mafia.EvVote), map[int]bool{}
+				for _, c := range n.Candidates[:n.NCand] {
+					if int(c) == cur || len(rest) > 0 {
+						rest[int(c)] = true
+					}
+				}
+				for _, v := range sortedKeys(r) {
+					if rest[r[v]] {
+						return past(b.src.voteField(d, k, v))
+					}
+				}
+			}
+		}
+	}
+	for _, d := range sortedKeys(b.src.lifts) {
+		if f := b.src.lifts[d]; len(f.yes) > 0 && (d*2+1 > key || (d == st.num && st.kind <= slBeforeLift)) {
+			return past(f.where)
+		}
+	}
+	return nil
+}
+
 // stopped reports whether the unfinished game stops at s.
 func (b *builder) stopped(s slot) bool { return b.src.stop != nil && *b.src.stop == s }
 
@@ -412,8 +485,14 @@ func (g *game) build() (*Imported, error) {
 	if err != nil && err != errStop {
 		return nil, err
 	}
-	if err := b.finish(err == errStop); err != nil {
+	stopped := err == errStop
+	if err := b.finish(stopped); err != nil {
 		return nil, err
+	}
+	if stopped {
+		if err := b.pastStop(); err != nil {
+			return nil, err
+		}
 	}
 	if err := b.verify(); err != nil {
 		return nil, err
@@ -738,7 +817,7 @@ func (b *builder) voting(num int) error {
 	lifted := false
 	if !b.eng.Finished() && b.next().Allowed.Has(mafia.EvLift) {
 		lifted = true
-		if err := b.lift(num); err != nil {
+		if err := b.lift(num, k); err != nil {
 			return err
 		}
 	}
@@ -883,7 +962,15 @@ func (b *builder) round(num, k int, votes map[int]int, where string) error {
 
 // lift records the lift vote: as the platform recorded it, or, where it did not, the only vote that fits who
 // left (all the tied, or none of them).
-func (b *builder) lift(num int) error {
+func (b *builder) lift(num, k int) error {
+	// a speech before the lift (day1_respeech's leader) is recorded as the speech before round k+1
+	speech := slot{kind: slRoundStart, num: num, round: k}
+	if err := b.flush(speech); err != nil {
+		return err
+	}
+	if b.stopped(speech) {
+		return errStop
+	}
 	at := slot{kind: slBeforeLift, num: num}
 	if err := b.flush(at); err != nil {
 		return err

@@ -25,16 +25,34 @@ func polemicaRuleSets() []*mafia.Rules {
 	return []*mafia.Rules{fsm, mafia.ClubRules()}
 }
 
-// ImportPolemica converts one Polemica match JSON to our record.
+// ImportPolemica converts one Polemica game to our record: the API's match JSON, or the match page's JSON (the game
+// in "data", the page's facts beside it; see polemica_page.go), whose facts the replay must agree with.
 func ImportPolemica(data []byte) (*Imported, error) {
+	top, err := decodeObject(data, "")
+	if err != nil {
+		return nil, err
+	}
+	game, page, err := polemicaUnwrap(top)
+	if err != nil {
+		return nil, err
+	}
+	var facts *polemicaFacts
+	if page != nil {
+		if facts, err = readPolemicaFacts(game, page); err != nil {
+			return nil, err
+		}
+	}
 	var misfits []string
 	for _, r := range polemicaRuleSets() {
 		id := r.ID
-		g, err := parsePolemica(data, r)
+		g, err := parsePolemica(game, page, facts, r)
 		if err != nil {
-			return nil, err // malformed input, or a difference no rule set can bridge
+			return nil, inData(err, page != nil) // malformed input, or a difference no rule set can bridge
 		}
 		im, err := g.build()
+		if err == nil && facts != nil {
+			err = facts.check(im.Game, id)
+		}
 		if err == nil {
 			if len(misfits) > 0 {
 				return withMisfits(im, misfits)
@@ -43,11 +61,24 @@ func ImportPolemica(data []byte) (*Imported, error) {
 		}
 		var ie *InputError
 		if errors.As(err, &ie) {
-			return nil, err
+			return nil, inData(err, page != nil)
 		}
 		misfits = append(misfits, fmt.Sprintf("%s does not fit (%v)", id, err))
 	}
 	return nil, gameErr("", "no rule set of ours fits this game: %s", strings.Join(misfits, "; "))
+}
+
+// inData names a field of the match page's game as the page spells it, inside "data".
+func inData(err error, page bool) error {
+	var ie *InputError
+	if !page || !errors.As(err, &ie) || strings.HasPrefix(ie.Where, "data") || strings.HasPrefix(ie.Where, "players[") && strings.Contains(ie.What, "page") {
+		return err
+	}
+	where := "data"
+	if ie.Where != "" {
+		where = "data." + ie.Where
+	}
+	return &InputError{Where: where, What: ie.What}
 }
 
 // withMisfits rebuilds the record's note with the rule sets that did not fit, first.
@@ -66,11 +97,8 @@ func withMisfits(im *Imported, misfits []string) (*Imported, error) {
 	return &Imported{Record: rec, Game: im.Game, Notes: notes}, nil
 }
 
-func parsePolemica(data []byte, r *mafia.Rules) (*game, error) {
-	top, err := decodeObject(data, "")
-	if err != nil {
-		return nil, err
-	}
+// parsePolemica reads the match JSON (top; in the page's form the object in "data", page the page around it).
+func parsePolemica(top, page map[string]json.RawMessage, facts *polemicaFacts, r *mafia.Rules) (*game, error) {
 	if present(top, "version") {
 		v, err := intOf(top["version"], "version")
 		if err != nil {
@@ -162,22 +190,48 @@ func parsePolemica(data []byte, r *mafia.Rules) (*game, error) {
 		return nil, inputErr("players", "the roles do not make a game: %v", err)
 	}
 
-	if !present(top, "result") {
-		return nil, inputErr("result", "missing (unfinished Polemica games are not imported)")
+	if present(top, "result") {
+		res, err := intOf(top["result"], "result")
+		if err != nil {
+			return nil, err
+		}
+		switch res {
+		case 0:
+			g.winner = mafia.RedWins
+		case 1:
+			g.winner = mafia.BlackWins
+		default:
+			return nil, inputErr("result", "unknown result %d (0 red wins, 1 black wins)", res)
+		}
+		g.finished = true
+	} else {
+		// An unfinished game: its stage says where it stopped. The record stops there too, every recorded
+		// event in it, so that a host can continue the game from the engine's next step.
+		if !present(top, "stage") {
+			return nil, inputErr("result", "missing, and no stage says where the unfinished game stopped")
+		}
+		st, err := objOf(top["stage"], "stage")
+		if err != nil {
+			return nil, err
+		}
+		at, err := polemicaSlot(st, n, "stage")
+		if err != nil {
+			return nil, err
+		}
+		at = at.at()
+		switch {
+		case at.kind == slEnd:
+			return nil, inputErr("result", "missing, but the stage says the game is over")
+		case at.kind < slMorning:
+			at.kind = slAfterSheriff // a night stops before its "day": what it recorded is in
+		case at.kind == slSpeechBefore:
+			at.kind = slSpeech
+		}
+		g.stop = &at
+		g.touch(at.num)
+		typ, _ := strOf(st["type"], "stage.type")
+		g.note("The game is unfinished (Polemica records no result); it stops at %s (Polemica's stage %q), where a host can continue it.", at, typ)
 	}
-	res, err := intOf(top["result"], "result")
-	if err != nil {
-		return nil, err
-	}
-	switch res {
-	case 0:
-		g.winner = mafia.RedWins
-	case 1:
-		g.winner = mafia.BlackWins
-	default:
-		return nil, inputErr("result", "unknown result %d (0 red wins, 1 black wins)", res)
-	}
-	g.finished = true
 	g.dayVotes = true
 	g.liftYesOnly = true
 
@@ -253,19 +307,13 @@ func parsePolemica(data []byte, r *mafia.Rules) (*game, error) {
 			g.roundsAt[day] = "votes"
 		}
 	}
-	zv := polemicaZeroVoting(top)
-	if zv == "liftOnly" {
-		// The first day's vote only puts its leader to the lift question: the option day1_lift_only.
-		if _, ok := r.Option("day1_lift_only"); !ok {
-			return nil, gameErr("zeroVoting", "Polemica's zero voting %q needs the option day1_lift_only, which %s does not have: a rule difference", zv, r.ID)
-		}
-		g.setOption("day1_lift_only", true)
-		g.note("Polemica's zero voting %q: on day 1 the leader of the vote leaves only if more than half of the table then votes to lift him (option day1_lift_only); Polemica lists only the yes votes of a lift.", zv)
-	} else if zv != "" && len(g.rounds[1]) > 0 {
-		last := g.rounds[1][len(g.rounds[1])-1]
-		if leader, ok := uniqueLeader(last); ok {
-			return nil, gameErr("zeroVoting", "day 1: under Polemica's zero voting %q the leader of the first day's vote, seat %d, stays at the table; in every rule set of ours he leaves (R31): a rule difference",
-				zv, leader)
+	zv, zvWhere, err := polemicaZeroVoting(top, page)
+	if err != nil {
+		return nil, err
+	}
+	if zv != "" {
+		if err := g.polemicaDayOne(zv, zvWhere, r); err != nil {
+			return nil, err
 		}
 	}
 	// shots and checks
@@ -360,36 +408,74 @@ func parsePolemica(data []byte, r *mafia.Rules) (*game, error) {
 	if r.Club {
 		why = r.ID + ": the game follows the FIIM tie procedure (a re-vote of every tied set, then a lift vote by more than half of the table, R33-R35), which fsm-2026 does not have (R36, R40); club_extras off (the club's own points, not the platform's); candidate_self_vote on (Polemica counts a candidate's hand against himself, C-03)."
 	}
-	g.notes = append([]string{fmt.Sprintf("Imported from Polemica (match JSON version 4). Rule set %s Speech events are synthesized in the rule set's speaking order (the platform records none); nominations follow it. Nights are numbered ours: Polemica's night n is our night n+1.", why)}, g.notes...)
+	form := "match JSON version 4"
+	if page != nil {
+		form = "the match page's JSON: the game in data (version 4), checked against the page's facts"
+		if facts != nil && facts.points {
+			form += "; the page's points are Polemica's scoring and are not compared"
+		}
+	}
+	g.notes = append([]string{fmt.Sprintf("Imported from Polemica (%s). Rule set %s Speech events are synthesized in the rule set's speaking order (the platform records none); nominations follow it. Nights are numbered ours: Polemica's night n is our night n+1.", form, why)}, g.notes...)
 	return g, nil
 }
 
-func polemicaZeroVoting(top map[string]json.RawMessage) string {
-	if !present(top, "zeroVoting") {
-		return ""
+// polemicaZeroVoting reads how the first day is voted: zeroVoting in the game's config (newer files), at the
+// game's top level (older ones), or on the match page. "" when none says.
+func polemicaZeroVoting(top, page map[string]json.RawMessage) (string, string, error) {
+	type place struct {
+		m     map[string]json.RawMessage
+		where string
 	}
-	zv, err := strOf(top["zeroVoting"], "zeroVoting")
-	if err != nil || zv == "none" {
-		return ""
+	places := []place{{top, ""}}
+	if page != nil {
+		places = append(places, place{page, "page "})
 	}
-	return zv
-}
-
-func uniqueLeader(votes map[int]int) (int, bool) {
-	count := map[int]int{}
-	for _, c := range votes {
-		count[c]++
-	}
-	best, who, ties := 0, 0, 0
-	for _, c := range sortedKeys(count) {
-		switch v := count[c]; {
-		case v > best:
-			best, who, ties = v, c, 1
-		case v == best:
-			ties++
+	for _, p := range places {
+		if present(p.m, "config") {
+			cfg, err := objOf(p.m["config"], p.where+"config")
+			if err != nil {
+				return "", "", err
+			}
+			if present(cfg, "zeroVoting") {
+				zv, err := strOf(cfg["zeroVoting"], p.where+"config.zeroVoting")
+				return zv, p.where + "config.zeroVoting", err
+			}
+		}
+		if present(p.m, "zeroVoting") {
+			zv, err := strOf(p.m["zeroVoting"], p.where+"zeroVoting")
+			return zv, p.where + "zeroVoting", err
 		}
 	}
-	return who, who != 0 && ties == 1
+	return "", "", nil
+}
+
+// polemicaDayOne sets the option of Polemica's day-one variant (its "zero voting").
+func (g *game) polemicaDayOne(zv, where string, r *mafia.Rules) error {
+	key := map[string]string{"liftOnly": "day1_lift_only", "none": "day1_no_vote", "respeech": "day1_respeech"}[zv]
+	if key == "" {
+		return inputErr(where, "unknown zero voting %q (none, respeech, liftOnly)", zv)
+	}
+	if _, ok := r.Option(key); !ok {
+		return gameErr(where, "Polemica's zero voting %q needs the option %s, which %s does not have: a rule difference", zv, key, r.ID)
+	}
+	switch zv {
+	case "liftOnly":
+		// The first day's vote only puts its leader to the lift question: the option day1_lift_only.
+		g.setOption(key, true)
+		g.note("Polemica's zero voting %q: on day 1 the leader of the vote leaves only if more than half of the table then votes to lift him (option day1_lift_only); Polemica lists only the yes votes of a lift.", zv)
+	case "respeech":
+		g.setOption(key, true)
+		g.note("Polemica's zero voting %q: on day 1 the leader of the vote speaks again, then leaves only if more than half of the table votes to lift him (option day1_respeech); Polemica lists only the yes votes of a lift.", zv)
+	case "none":
+		if len(g.rounds[1]) > 0 || g.lifts[1].recorded {
+			// The platform recorded a vote on day 1: its "none" did not keep the day from being voted.
+			g.note("Polemica's zero voting %q, but day 1 was voted: it is voted here as on every day.", zv)
+			return nil
+		}
+		g.setOption(key, true)
+		g.note("Polemica's zero voting %q: day 1 has nominations but no vote, and nobody leaves by vote that day (option day1_no_vote).", zv)
+	}
+	return nil
 }
 
 // polemicaNight reads a shot's or check's night: Polemica's night n follows day n, so it is the engine's n+1.
@@ -406,6 +492,11 @@ func polemicaNight(o map[string]json.RawMessage, where string) (int, error) {
 	}
 	return night + 1, nil
 }
+
+// polemicaStages are the stage types the importer places, each at the moment of ours its name says.
+var polemicaStages = []string{"dealing", "briefing", "comIntro", "freeSeating", "mafiaIntro", "donIntro", "acquaintance",
+	"speech", "toVoting", "voting", "reVoting", "reSpeech", "lift", "liftVoting", "voted", "night", "shooting",
+	"donCheck", "comCheck", "comKill", "guess", "shooted", "day", "morning", "gameOver", "end"}
 
 // polemicaSlot reads a stage ({type, day, player, voting}) as a moment.
 func polemicaSlot(st map[string]json.RawMessage, n int, where string) (slot, error) {
@@ -457,12 +548,27 @@ func polemicaSlot(st map[string]json.RawMessage, n int, where string) (slot, err
 			return slot{}, inputErr(where+".player", "missing (a speech stage names the speaker)")
 		}
 		return slot{kind: slSpeech, num: day, seat: player}, nil
+	case "freeSeating", "mafiaIntro", "donIntro", "acquaintance":
+		return slot{kind: slNightStart, num: 1}, nil
+	case "night":
+		return slot{kind: slNightStart, num: day + 1}, nil
+	case "day", "morning":
+		if err := needDay(); err != nil {
+			return slot{}, err
+		}
+		return slot{kind: slMorning, num: day, who: player}, nil
+	case "toVoting":
+		// the speeches are over and the host turns to the vote: the nominations are closed
+		if err := needDay(); err != nil {
+			return slot{}, err
+		}
+		return slot{kind: slVotingStart, num: day}, nil
 	case "reSpeech":
 		if err := needDay(); err != nil {
 			return slot{}, err
 		}
 		return slot{kind: slRoundStart, num: day, round: max(voting, 1), who: player}, nil
-	case "voting":
+	case "voting", "reVoting":
 		if err := needDay(); err != nil {
 			return slot{}, err
 		}
@@ -471,7 +577,7 @@ func polemicaSlot(st map[string]json.RawMessage, n int, where string) (slot, err
 			return slot{kind: slBeforeVote, num: day, round: k, seat: player}, nil
 		}
 		return slot{kind: slRoundStart, num: day, round: k}, nil
-	case "lift":
+	case "lift", "liftVoting":
 		if err := needDay(); err != nil {
 			return slot{}, err
 		}
@@ -492,10 +598,10 @@ func polemicaSlot(st map[string]json.RawMessage, n int, where string) (slot, err
 		return slot{kind: slAfterDon, num: day + 1}, nil
 	case "comCheck", "comKill", "guess":
 		return slot{kind: slAfterSheriff, num: day + 1}, nil
-	case "gameOver":
+	case "gameOver", "end":
 		return slot{kind: slEnd}, nil
 	}
-	return slot{}, inputErr(where+".type", "unknown stage %q", typ)
+	return slot{}, inputErr(where+".type", "unknown stage %q: no moment of ours is known for it (known: %s)", typ, strings.Join(polemicaStages, ", "))
 }
 
 func (g *game) polemicaPlayer(seat int, p map[string]json.RawMessage) error {
