@@ -19,7 +19,6 @@ import (
 
 // polemicaFacts are the page's facts, by seat.
 type polemicaFacts struct {
-	listed     map[int]bool   // seats the page lists facts for
 	quit       map[int]int    // seat -> quit_index, for the seats that left
 	quitKnown  map[int]bool   // seats with a quit_index field (null: stayed)
 	quitWhere  map[int]string // seat -> the field
@@ -29,10 +28,6 @@ type polemicaFacts struct {
 	firstKnown bool
 	firstWhere string
 	points     bool // the page has the platform's points
-}
-
-func (f *polemicaFacts) any() bool {
-	return len(f.quitKnown) > 0 || len(f.won) > 0 || f.firstKnown || f.points
 }
 
 // polemicaUnwrap returns the game object and, in the page's form, the page (the object around "data").
@@ -81,7 +76,7 @@ func polemicaID(raw json.RawMessage) string {
 // readPolemicaFacts reads the page's facts: from the page's players (beside data) and from the game's own
 // players, where the page keeps them there.
 func readPolemicaFacts(game, page map[string]json.RawMessage) (*polemicaFacts, error) {
-	f := &polemicaFacts{listed: map[int]bool{}, quit: map[int]int{}, quitKnown: map[int]bool{}, quitWhere: map[int]string{},
+	f := &polemicaFacts{quit: map[int]int{}, quitKnown: map[int]bool{}, quitWhere: map[int]string{},
 		won: map[int]bool{}, wonWhere: map[int]string{}}
 	var gplayers []json.RawMessage
 	if present(game, "players") {
@@ -162,9 +157,7 @@ func readPolemicaFacts(game, page map[string]json.RawMessage) (*polemicaFacts, e
 }
 
 func (f *polemicaFacts) readPlayer(p map[string]json.RawMessage, s int, where string) error {
-	had := false
 	if raw, ok := p["quit_index"]; ok {
-		had = true
 		w := where + ".quit_index"
 		if !isNull(raw) {
 			q, err := intOf(raw, w)
@@ -178,7 +171,6 @@ func (f *polemicaFacts) readPlayer(p map[string]json.RawMessage, s int, where st
 		f.quitKnown[s], f.quitWhere[s] = true, w
 	}
 	if present(p, "w_l") {
-		had = true
 		w := where + ".w_l"
 		won, err := polemicaWon(p["w_l"], w)
 		if err != nil {
@@ -187,11 +179,9 @@ func (f *polemicaFacts) readPlayer(p map[string]json.RawMessage, s int, where st
 		f.won[s], f.wonWhere[s] = won, w
 	}
 	if present(p, "points") {
-		had = true
 		f.points = true
 	}
 	if raw, ok := p["firstKilled"]; ok {
-		had = true
 		w := where + ".firstKilled"
 		yes, ok := boolOf(raw)
 		if !ok && !isNull(raw) {
@@ -211,9 +201,6 @@ func (f *polemicaFacts) readPlayer(p map[string]json.RawMessage, s int, where st
 		} else if yes && f.first != s {
 			return inputErr(w, "seats %d and %d are both the first night's victim", f.first, s)
 		}
-	}
-	if had {
-		f.listed[s] = true
 	}
 	return nil
 }
