@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -85,10 +86,14 @@ func (s *Server) gameRecord(w http.ResponseWriter, r *http.Request) {
 // recordJSON is the game's record in the spec's form, with the club's fields carried along.
 func (s *Server) recordJSON(st *club.State) []byte {
 	rec := *st.Record
+	rec.Events = slices.Clone(rec.Events)
+	for i := range rec.Events {
+		rec.Events[i].At = s.apiStamp(rec.Events[i].At)
+	}
 	rec.Extra = map[string]json.RawMessage{}
 	rec.Extra["id"] = []byte(strconv.FormatInt(st.Game.ID, 10))
 	rec.Extra["rated"] = []byte(strconv.FormatBool(st.Game.Rated))
-	rec.Extra["started"] = []byte(`"` + st.Game.CreatedAt.In(s.zone()).Format(time.RFC3339) + `"`)
+	rec.Extra["started"] = []byte(`"` + s.apiTime(st.Game.CreatedAt) + `"`)
 	if st.Game.NightID != 0 {
 		rec.Extra["event"] = []byte(strconv.FormatInt(st.Game.NightID, 10))
 	}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -238,6 +239,15 @@ func (s *Server) apiLive(w http.ResponseWriter, r *http.Request) {
 		mode = "broadcast"
 	}
 	view, _ := json.Marshal(lg.View)
+	if lg.View != nil {
+		v := *lg.View // shared with every reader: its times are given in the club's zone on a copy
+		v.Since = s.apiStamp(v.Since)
+		v.Lines = slices.Clone(v.Lines)
+		for i := range v.Lines {
+			v.Lines[i].At = s.apiStamp(v.Lines[i].At)
+		}
+		view, _ = json.Marshal(v)
+	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	fmt.Fprintf(w, "{\"id\": %d, \"mode\": %q, \"delay_minutes\": %d, \"key\": %q, \"view\": %s}\n", id, mode, int(lg.Delay/time.Minute), lg.Key, view)

@@ -288,9 +288,9 @@ func (s *Server) apiNights(w http.ResponseWriter, r *http.Request) {
 	}
 	out := []jn{}
 	for _, n := range list {
-		j := jn{n.ID, n.StartsAt.In(s.zone()).Format(time.RFC3339), n.Place, n.Tables, n.PerTable, n.Main, n.MainSize(), n.Reserve, n.IsCancelled(), ""}
+		j := jn{n.ID, s.apiTime(n.StartsAt), n.Place, n.Tables, n.PerTable, n.Main, n.MainSize(), n.Reserve, n.IsCancelled(), ""}
 		if n.IsCancelled() {
-			j.CancelledAt = n.Cancelled.In(s.zone()).Format(time.RFC3339)
+			j.CancelledAt = s.apiTime(n.Cancelled)
 		}
 		out = append(out, j)
 	}

@@ -128,7 +128,7 @@ func (s *Server) apiPlayerStats(w http.ResponseWriter, r *http.Request) {
 	}
 	var history []map[string]any
 	for _, h := range ps.History {
-		history = append(history, map[string]any{"game": h.GameID, "played_at": h.PlayedAt.Format(time.RFC3339),
+		history = append(history, map[string]any{"game": h.GameID, "played_at": s.apiTime(h.PlayedAt),
 			"points": json.Number(formatPoints(h.Points)), "elo": json.Number(formatPoints(h.Elo))})
 	}
 	co := func(list []club.CoPlayer) []jsonCo {

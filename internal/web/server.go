@@ -223,6 +223,19 @@ func (s *Server) zone() *time.Location { return s.svc.Clock.Zone }
 
 func (s *Server) now() time.Time { return s.svc.Clock.Now() }
 
+// apiTime is a time as every JSON interface gives it: RFC 3339 with the club's zone offset.
+func (s *Server) apiTime(t time.Time) string { return t.In(s.zone()).Format(time.RFC3339) }
+
+// apiStamp is an RFC 3339 time stamp recorded in any zone (an imported game's are UTC) as apiTime gives it; a
+// stamp that is not RFC 3339 (or "") stays as it is.
+func (s *Server) apiStamp(stamp string) string {
+	t, err := time.Parse(time.RFC3339, stamp)
+	if err != nil {
+		return stamp
+	}
+	return s.apiTime(t)
+}
+
 func (s *Server) parseTemplates() error {
 	s.pages = map[string]*template.Template{}
 	names, err := fs.Glob(templateFS, "templates/*.html")

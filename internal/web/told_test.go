@@ -8,9 +8,11 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"mafiaclub/internal/club"
 )
@@ -200,6 +202,73 @@ func TestOnlyApprovedMembersOffered(t *testing.T) {
 		}
 		if got := strings.Contains(link, ">"+c.login+" ("); got != want {
 			t.Errorf("linking a guest offers %s: %v, want %v", c.login, got, want)
+		}
+	}
+}
+
+// Every JSON interface gives its times one way: RFC 3339 with the club's zone offset, whatever zone the time was
+// recorded in (an imported game's are UTC, the store's are UTC).
+func TestAPITimesInTheClubsZone(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	edm, _ := time.LoadLocation("America/Edmonton")
+	clk := &clock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
+	h.site.Services().Clock.Set(clk.now)
+	admin := h.login("admin", "demo-admin")
+	host := h.login("host", "demo-host")
+	if r := h.post(admin, "/nights", url.Values{"date": {"2026-12-10"}, "time": {"19:00"}, "place": {"Café"}, "tables": {"1"}, "per_table": {"8"}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("night: %d %s", r.StatusCode, errorOf(r.Body))
+	}
+	saved := h.playToRedWin(host, []string{"Joker", "Bohdana", "Cyborg", "Dana", "Emil", "Fantom", "Halyna", "Iris", "Jarvis", "Visitor"})
+	r := h.upload(admin, "mafiaratings", true, map[string][]byte{"4842.json": conformance(t, "mafiaratings/4842.json")})
+	imported := regexp.MustCompile(`<a href="/history/(\d+)">`).FindStringSubmatch(r.Body)
+	if imported == nil {
+		t.Fatalf("the import: %s", reportOf(r.Body))
+	}
+	live := h.newGame(host, "fiim-2025-club", tenRoles, nil)
+	h.mustAct(host, live, "type", "day")
+	h.mustAct(host, live, "type", "speech", "seat", "1")
+	joker, _ := h.store.SearchPlayers(ctx, "Joker", 1)
+	for _, path := range []string{
+		"/api/nights",
+		fmt.Sprintf("/api/games/%d", saved),
+		"/api/games/" + imported[1],
+		fmt.Sprintf("/api/players/%d/stats", joker[0].ID),
+		fmt.Sprintf("/api/live/%d", live),
+		"/api/standings",
+	} {
+		r := h.get(h.client(), path)
+		var v any
+		if err := json.Unmarshal([]byte(r.Body), &v); err != nil {
+			t.Fatalf("%s: %d %v", path, r.StatusCode, err)
+		}
+		n := 0
+		walkStrings(v, func(s string) {
+			if tm, err := time.Parse(time.RFC3339, s); err == nil {
+				n++
+				if want := tm.In(edm).Format(time.RFC3339); s != want {
+					t.Errorf("%s: %q, want %q (the club's zone)", path, s, want)
+				}
+			}
+		})
+		if n == 0 && path != "/api/standings" {
+			t.Errorf("%s: no times", path)
+		}
+	}
+}
+
+// walkStrings calls f with every string in a decoded JSON value.
+func walkStrings(v any, f func(string)) {
+	switch x := v.(type) {
+	case string:
+		f(x)
+	case []any:
+		for _, e := range x {
+			walkStrings(e, f)
+		}
+	case map[string]any:
+		for _, e := range x {
+			walkStrings(e, f)
 		}
 	}
 }
