@@ -67,6 +67,32 @@ func TestPolemicaPageForm(t *testing.T) {
 	}
 }
 
+// The page may keep its facts in the game's own players: read there too, and checked the same way.
+func TestPolemicaPageFactsInDataPlayers(t *testing.T) {
+	var page map[string]any
+	if err := json.Unmarshal(readTestdata(t, "polemica-page.json"), &page); err != nil {
+		t.Fatal(err)
+	}
+	facts := page["players"].([]any)
+	delete(page, "players")
+	gp := page["data"].(map[string]any)["players"].([]any)
+	for i, f := range facts {
+		for k, v := range f.(map[string]any) {
+			if k != "username" {
+				gp[i].(map[string]any)[k] = v
+			}
+		}
+	}
+	if _, err := ImportPolemica(mustJSON(t, page)); err != nil {
+		t.Fatal(err)
+	}
+	gp[3].(map[string]any)["w_l"] = 0
+	_, err := ImportPolemica(mustJSON(t, page))
+	if err == nil || !strings.Contains(err.Error(), "data.players[3] (seat 4).w_l") {
+		t.Errorf("a wrong w_l in data.players: %v", err)
+	}
+}
+
 // mutatePage changes the page's facts of polemica-page.json (players listed in seat order) and imports it.
 func mutatePage(t *testing.T, data []byte, f func(players []map[string]any, page map[string]any)) error {
 	t.Helper()
