@@ -583,6 +583,8 @@ func (v *View) announce(g *mafia.Game, res mafia.Result, num int) []string {
 		}
 	case mafia.NoVoteSingleDay1:
 		out = append(out, v.T("announce.single_day1"))
+	case mafia.NoVoteDay1:
+		out = append(out, v.T("announce.day1_no_vote"))
 	}
 	return out
 }
