@@ -12,11 +12,24 @@ import (
 	"mafiaclub/internal/convert"
 )
 
-// importCmd is `mafiaclub import --from mafiaratings|polemica FILE`: one platform game to our record (format 1)
-// on standard output. Exit status: 0 converted, 1 the game cannot be converted (its facts fit no event sequence
-// under our rules), 2 bad usage or unreadable or malformed input. Errors are one line on standard error.
+// importCmd is `mafiaclub import --from mafiaratings|polemica [--tz ZONE] FILE`: one platform game to our record
+// (format 1) on standard output. A Polemica game's start, which the platform writes without an offset, is read in
+// ZONE (the club's time zone: MAFIACLUB_TZ, as the server reads it, by default America/Edmonton), so that
+// "started" is RFC 3339 with the offset, as the web import files it. Exit status: 0 converted, 1 the game cannot be
+// converted (its facts fit no event sequence under our rules), 2 bad usage or unreadable or malformed input. Errors
+// are one line on standard error.
 func importCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	const use = "usage: mafiaclub import --from mafiaratings|polemica FILE (\"-\" reads standard input)"
+	const use = "usage: mafiaclub import --from mafiaratings|polemica [--tz ZONE] FILE (\"-\" reads standard input)"
+	tz, args, ok := takeFlag(args, "tz", env("MAFIACLUB_TZ", "America/Edmonton"))
+	if !ok {
+		fmt.Fprintln(stderr, use)
+		return 2
+	}
+	zone, err := time.LoadLocation(tz)
+	if err != nil {
+		fmt.Fprintf(stderr, "mafiaclub import: time zone %q: %v\n", tz, err)
+		return 2
+	}
 	from, file, ok := convertArgs(args, "from")
 	if !ok {
 		fmt.Fprintln(stderr, use)
@@ -27,7 +40,7 @@ func importCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "mafiaratings":
 		importer = convert.ImportMafiaratings
 	case "polemica":
-		importer = convert.ImportPolemica
+		importer = func(data []byte) (*convert.Imported, error) { return convert.ImportPolemicaIn(data, zone) }
 	default:
 		fmt.Fprintf(stderr, "mafiaclub import: unknown platform %q (mafiaratings, polemica)\n", from)
 		return 2
@@ -79,6 +92,31 @@ func exportCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return 0
+}
+
+// takeFlag takes an optional "--NAME VALUE" (also -NAME, --NAME=VALUE) out of args: its value, or def without it,
+// and the rest; ok is false when it is given twice or without a value.
+func takeFlag(args []string, name, def string) (value string, rest []string, ok bool) {
+	value, seen := def, false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--"+name || a == "-"+name:
+			if i+1 >= len(args) || seen {
+				return "", nil, false
+			}
+			value, seen = args[i+1], true
+			i++
+		case strings.HasPrefix(a, "--"+name+"=") || strings.HasPrefix(a, "-"+name+"="):
+			if seen {
+				return "", nil, false
+			}
+			value, seen = a[strings.Index(a, "=")+1:], true
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return value, rest, true
 }
 
 // convertArgs reads "--NAME VALUE FILE" (also -NAME, --NAME=VALUE, in any order around FILE).

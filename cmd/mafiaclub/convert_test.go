@@ -44,6 +44,16 @@ func TestImportCmd(t *testing.T) {
 	if code != 0 || out2 != out {
 		t.Errorf("from standard input: exit %d, same output %v", code, out2 == out)
 	}
+	// the start, which Polemica writes without an offset, in the club's zone (MAFIACLUB_TZ, or --tz)
+	t.Setenv("MAFIACLUB_TZ", "Europe/Kyiv")
+	for _, args := range [][]string{{"--from", "polemica", polemicaMinimal}, {"--tz", "Europe/Kyiv", "--from", "polemica", polemicaMinimal}} {
+		if code, out, stderr := runConvert(importCmd, "", args...); code != 0 || !strings.Contains(out, `"started": "2024-11-14T21:28:35+02:00"`) {
+			t.Errorf("%v: exit %d %s, started not in Kyiv:\n%s", args, code, stderr, out)
+		}
+	}
+	if code, _, stderr := runConvert(importCmd, "", "--tz", "Mars/Olympus", "--from", "polemica", polemicaMinimal); code != 2 || !strings.Contains(stderr, "Mars/Olympus") {
+		t.Errorf("an unknown zone: exit %d %q", code, stderr)
+	}
 
 	for _, c := range []struct {
 		name  string

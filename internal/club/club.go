@@ -171,6 +171,10 @@ type Game struct {
 	Winner    string
 	CreatedAt time.Time
 	SavedAt   time.Time
+
+	// Extra is an imported game's own record fields (the import's note, the platform as "source", "ended", the
+	// platform's fields), a JSON object, as the import gave them; nil for the club's own games.
+	Extra json.RawMessage
 }
 
 // StoredEvent is one event of a game's log as stored: the record event's JSON and who recorded it when.

@@ -602,7 +602,7 @@ func (s *Games) Import(ctx context.Context, u *User, rec *record.Record, source 
 		started = s.now()
 	}
 	g := &Game{Rules: rec.Rules.ID, Options: rec.OptionJSON, Seats: seats, Rated: rated, Status: GameLive, HostID: u.ID,
-		CreatedAt: started, Source: source}
+		CreatedAt: started, Source: source, Extra: importedExtra(rec)}
 	at := s.now()
 	stored := make([]StoredEvent, len(rec.Events))
 	for i, e := range rec.Events {
@@ -627,6 +627,25 @@ func (s *Games) Import(ctx context.Context, u *User, rec *record.Record, source 
 		return nil, err
 	}
 	return g, nil
+}
+
+// importedExtra is what an imported record says of itself that the club keeps with the game (the import's note,
+// the platform as "source", "ended", the platform's fields): its extra fields but those the club's record of the
+// game gives itself (its id, whether it is rated, when it started, its club night). nil when there are none.
+func importedExtra(rec *record.Record) json.RawMessage {
+	keep := map[string]json.RawMessage{}
+	for k, v := range rec.Extra {
+		switch k {
+		case "id", "rated", "started", "event":
+		default:
+			keep[k] = v
+		}
+	}
+	if len(keep) == 0 {
+		return nil
+	}
+	out, _ := json.Marshal(keep)
+	return out
 }
 
 // DealRoles deals roles at random with crypto/rand: the rule set's table for n players, or for the home rule sets

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"mafiaclub/mafia"
 	"mafiaclub/mafia/record"
@@ -26,8 +27,43 @@ func polemicaRuleSets() []*mafia.Rules {
 }
 
 // ImportPolemica converts one Polemica game to our record: the API's match JSON, or the match page's JSON (the game
-// in "data", the page's facts beside it; see polemica_page.go), whose facts the replay must agree with.
-func ImportPolemica(data []byte) (*Imported, error) {
+// in "data", the page's facts beside it; see polemica_page.go), whose facts the replay must agree with. Its start
+// is read in UTC (ImportPolemicaIn).
+func ImportPolemica(data []byte) (*Imported, error) { return ImportPolemicaIn(data, time.UTC) }
+
+// ImportPolemicaIn is ImportPolemica with the time zone Polemica's times are read in. The platform writes a game's
+// start without an offset ("2024-11-14T21:28:35.252938"), the time on the clock where it was played: the record's
+// "started" is that time in zone, in RFC 3339 with the zone's offset, so that the game takes its place in its
+// season and in the order of the club's games. A start that already has an offset keeps it.
+func ImportPolemicaIn(data []byte, zone *time.Location) (*Imported, error) {
+	im, err := importPolemica(data)
+	if err != nil {
+		return nil, err
+	}
+	var started string
+	if raw, ok := im.Record.Extra["started"]; ok && json.Unmarshal(raw, &started) == nil {
+		if t, ok := polemicaTime(started, zone); ok {
+			im.Record.Extra["started"], _ = json.Marshal(t.Format(time.RFC3339))
+		}
+	}
+	return im, nil
+}
+
+// polemicaTime reads a time as Polemica writes it: ISO 8601 with or without fractions of a second and an offset;
+// without an offset, in zone.
+func polemicaTime(s string, zone *time.Location) (time.Time, bool) {
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, true
+	}
+	for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02 15:04:05"} { // a fraction after the seconds is read too
+		if t, err := time.ParseInLocation(layout, s, zone); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+func importPolemica(data []byte) (*Imported, error) {
 	top, err := decodeObject(data, "")
 	if err != nil {
 		return nil, err
@@ -78,7 +114,7 @@ func inData(err error, page bool) error {
 	if ie.Where != "" {
 		where = "data." + ie.Where
 	}
-	return &InputError{Where: where, What: ie.What}
+	return &InputError{Where: where, What: ie.What, Format: ie.Format, Args: ie.Args}
 }
 
 // withMisfits rebuilds the record's note with the rule sets that did not fit, first.

@@ -50,9 +50,9 @@ func createGame(ctx context.Context, tx *txn, g *club.Game) error {
 	if g.StageID != 0 {
 		stage, round, table = g.StageID, g.Round, g.TableNo
 	}
-	g.ID, err = tx.insert(ctx, `INSERT INTO games (rules, options, rated, status, host_id, created_at, night_id, source, stage_id, round_no, table_no, dealt)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		g.Rules, string(opts), g.Rated, string(club.GameLive), g.HostID, ms(g.CreatedAt), night, source, stage, round, table, g.Dealt)
+	g.ID, err = tx.insert(ctx, `INSERT INTO games (rules, options, rated, status, host_id, created_at, night_id, source, stage_id, round_no, table_no, dealt, extra)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.Rules, string(opts), g.Rated, string(club.GameLive), g.HostID, ms(g.CreatedAt), night, source, stage, round, table, g.Dealt, string(g.Extra))
 	if err != nil {
 		if club.ErrorCode(translate(err, "game")) == club.Conflict {
 			if g.StageID != 0 {
@@ -76,14 +76,17 @@ func createGame(ctx context.Context, tx *txn, g *club.Game) error {
 	return nil
 }
 
-const gameCols = `g.id, g.rules, g.options, g.rated, g.status, g.host_id, u.name, g.version, g.events, g.winner, g.created_at, COALESCE(g.saved_at, 0), COALESCE(g.night_id, 0), COALESCE(g.source, ''), COALESCE(g.stage_id, 0), COALESCE(g.round_no, 0), COALESCE(g.table_no, 0), g.dealt`
+const gameCols = `g.id, g.rules, g.options, g.rated, g.status, g.host_id, u.name, g.version, g.events, g.winner, g.created_at, COALESCE(g.saved_at, 0), COALESCE(g.night_id, 0), COALESCE(g.source, ''), COALESCE(g.stage_id, 0), COALESCE(g.round_no, 0), COALESCE(g.table_no, 0), g.dealt, g.extra`
 
 func scanGame(row interface{ Scan(...any) error }) (*club.Game, error) {
 	var g club.Game
-	var opts, status string
+	var opts, status, extra string
 	var created, saved int64
-	if err := row.Scan(&g.ID, &g.Rules, &opts, &g.Rated, &status, &g.HostID, &g.HostName, &g.Version, &g.Events, &g.Winner, &created, &saved, &g.NightID, &g.Source, &g.StageID, &g.Round, &g.TableNo, &g.Dealt); err != nil {
+	if err := row.Scan(&g.ID, &g.Rules, &opts, &g.Rated, &status, &g.HostID, &g.HostName, &g.Version, &g.Events, &g.Winner, &created, &saved, &g.NightID, &g.Source, &g.StageID, &g.Round, &g.TableNo, &g.Dealt, &extra); err != nil {
 		return nil, err
+	}
+	if extra != "" {
+		g.Extra = json.RawMessage(extra)
 	}
 	if err := json.Unmarshal([]byte(opts), &g.Options); err != nil {
 		return nil, err

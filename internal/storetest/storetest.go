@@ -4,6 +4,7 @@ package storetest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -564,10 +565,11 @@ func importAtomic(t *testing.T, s club.Store) {
 	results := []club.GameResult{{Seat: 1, Role: "citizen", Won: true, Points: 130, Rated: true, PlayedAt: time.Now()}}
 	audit := club.AuditEntry{At: time.Now(), By: h.ID, Action: "save_rated"}
 	g := mk("platform:1")
+	g.Extra = json.RawMessage(`{"note":"reconstructed","source":"platform"}`) // the record's own fields, kept
 	must(t, s.ImportGame(ctx, g, events, "red", results, audit))
 	got, err := s.Game(ctx, g.ID)
 	must(t, err)
-	if got.Status != club.GameSaved || got.Events != 1 || got.Winner != "red" || got.Source != "platform:1" {
+	if got.Status != club.GameSaved || got.Events != 1 || got.Winner != "red" || got.Source != "platform:1" || string(got.Extra) != string(g.Extra) {
 		t.Errorf("imported game: %+v", got)
 	}
 	// the same source again, and a log that cannot be stored (two events at one seq): nothing stays behind

@@ -83,7 +83,8 @@ func (s *Server) gameRecord(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// recordJSON is the game's record in the spec's form, with the club's fields carried along.
+// recordJSON is the game's record in the spec's form, with the club's fields carried along, and an imported game's
+// own (its note, source, end, the platform's fields; a time among them in the club's zone).
 func (s *Server) recordJSON(st *club.State) []byte {
 	rec := *st.Record
 	rec.Events = slices.Clone(rec.Events)
@@ -91,6 +92,15 @@ func (s *Server) recordJSON(st *club.State) []byte {
 		rec.Events[i].At = s.apiStamp(rec.Events[i].At)
 	}
 	rec.Extra = map[string]json.RawMessage{}
+	if len(st.Game.Extra) > 0 {
+		_ = json.Unmarshal(st.Game.Extra, &rec.Extra)
+		if raw, ok := rec.Extra["ended"]; ok {
+			var ended string
+			if json.Unmarshal(raw, &ended) == nil {
+				rec.Extra["ended"], _ = json.Marshal(s.apiStamp(ended))
+			}
+		}
+	}
 	rec.Extra["id"] = []byte(strconv.FormatInt(st.Game.ID, 10))
 	rec.Extra["rated"] = []byte(strconv.FormatBool(st.Game.Rated))
 	rec.Extra["started"] = []byte(`"` + s.apiTime(st.Game.CreatedAt) + `"`)

@@ -67,8 +67,8 @@ func (s *Server) importUpload(w http.ResponseWriter, r *http.Request) {
 	switch v.From {
 	case "mafiaratings":
 		importer = convert.ImportMafiaratings
-	case "polemica":
-		importer = convert.ImportPolemica
+	case "polemica": // its times have no offset: the club's clock
+		importer = func(data []byte) (*convert.Imported, error) { return convert.ImportPolemicaIn(data, s.zone()) }
 	default:
 		s.fail(w, r, club.Errorf(club.Invalid, "unknown platform %q", v.From))
 		return

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"mafiaclub/internal/club"
+	"mafiaclub/internal/convert"
 )
 
 // The members' change log says each change in the reader's language: the field and its values in words, never
@@ -269,6 +270,68 @@ func walkStrings(v any, f func(string)) {
 	case map[string]any:
 		for _, e := range x {
 			walkStrings(e, f)
+		}
+	}
+}
+
+// A game imported on the web keeps what the import says of it, as the import command does: its start as its date
+// (a Polemica game's, written without an offset, on the club's clock), so that it lands in its season and in its
+// place among the club's games, and its record's note, source and end.
+func TestWebImportKeepsTheRecordsFields(t *testing.T) {
+	h := newHarness(t)
+	admin := h.login("admin", "demo-admin")
+	edm, _ := time.LoadLocation("America/Edmonton")
+	for _, c := range []struct {
+		from, file string
+		started    time.Time
+		importer   func([]byte) (*convert.Imported, error)
+	}{
+		{"polemica", "polemica/270561.json", time.Date(2024, 11, 14, 21, 28, 35, 0, edm), func(b []byte) (*convert.Imported, error) { return convert.ImportPolemicaIn(b, edm) }},
+		{"mafiaratings", "mafiaratings/4842.json", time.Unix(1579985050, 0), convert.ImportMafiaratings},
+	} {
+		data := conformance(t, c.file)
+		r := h.upload(admin, c.from, true, map[string][]byte{"game.json": data})
+		m := regexp.MustCompile(`<a href="/history/(\d+)">`).FindStringSubmatch(r.Body)
+		if m == nil {
+			t.Fatalf("%s: %s", c.file, reportOf(r.Body))
+		}
+		id, _ := strconv.ParseInt(m[1], 10, 64)
+		g, _ := h.store.Game(context.Background(), id)
+		if !g.CreatedAt.Equal(c.started) {
+			t.Errorf("%s: the game's date %v, want its start %v", c.file, g.CreatedAt.In(edm), c.started.In(edm))
+		}
+		var api struct {
+			Record map[string]json.RawMessage `json:"record"`
+		}
+		if err := json.Unmarshal([]byte(h.get(h.client(), "/api/games/"+m[1]).Body), &api); err != nil {
+			t.Fatal(err)
+		}
+		im, err := c.importer(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"note", "source", "ended"} {
+			want, ok := im.Record.Extra[k]
+			if !ok {
+				continue
+			}
+			got := api.Record[k]
+			var a, b string
+			_ = json.Unmarshal(got, &a)
+			_ = json.Unmarshal(want, &b)
+			ta, errA := time.Parse(time.RFC3339, a)
+			tb, errB := time.Parse(time.RFC3339, b)
+			if a != b && !(errA == nil && errB == nil && ta.Equal(tb)) {
+				t.Errorf("%s: the record's %s is %s, the import's %s", c.file, k, got, want)
+			}
+		}
+		if _, ok := api.Record["note"]; !ok {
+			t.Errorf("%s: the record has no note", c.file)
+		}
+		var started string
+		_ = json.Unmarshal(api.Record["started"], &started)
+		if want := c.started.In(edm).Format(time.RFC3339); started != want {
+			t.Errorf("%s: started %q, want %q", c.file, started, want)
 		}
 	}
 }
