@@ -482,11 +482,26 @@ func (db *DB) LinkGuest(ctx context.Context, guestName string, gameID, playerID 
 	// the linked results join his standings; the Elo of each rule set is recomputed from his first linked game
 	first := map[string]eloKey{}
 	for _, k := range seats {
+		// the game's meetings (co_players) are taken out and put back with him in the seat
+		before, err := gameResults(ctx, tx, `game_id = ?`, k.game)
+		if err != nil {
+			return 0, err
+		}
+		if err := addCoPlayers(ctx, tx, before, -1); err != nil {
+			return 0, err
+		}
 		if _, err := tx.ExecContext(ctx, `UPDATE game_seats SET player_id = ? WHERE game_id = ? AND seat = ?`, playerID, k.game, k.seat); err != nil {
 			return 0, translate(err, "guest")
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE game_results SET player_id = ? WHERE game_id = ? AND seat = ?`, playerID, k.game, k.seat); err != nil {
 			return 0, translate(err, "guest")
+		}
+		after, err := gameResults(ctx, tx, `game_id = ?`, k.game)
+		if err != nil {
+			return 0, err
+		}
+		if err := addCoPlayers(ctx, tx, after, 1); err != nil {
+			return 0, err
 		}
 		linked, err := gameResults(ctx, tx, `game_id = ? AND seat = ?`, k.game, k.seat)
 		if err != nil {

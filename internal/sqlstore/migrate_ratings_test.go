@@ -2,8 +2,11 @@ package sqlstore
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -65,9 +68,26 @@ func TestRatingsBuiltFromSavedGames(t *testing.T) {
 	wantRes, _ := db.PlayerResults(ctx, bohdana.ID)
 	wantStand, _ := db.Standings(ctx, club.RatingFilter{})
 	club.SortStandings(wantStand)
+	coOf := func() []club.CoPlayer {
+		co, err := db.CoPlayers(ctx, bohdana.ID, club.ClubRules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.SortFunc(co, func(a, b club.CoPlayer) int {
+			if a.PlayerID != b.PlayerID {
+				return int(a.PlayerID - b.PlayerID)
+			}
+			return strings.Compare(fmt.Sprint(a.Partner), fmt.Sprint(b.Partner))
+		})
+		return co
+	}
+	wantCo := coOf()
+	if len(wantCo) == 0 {
+		t.Fatal("no partners nor opponents kept as the games were saved")
+	}
 	// as the migration leaves a database: no figures, no standings, no Elo, to be built
 	for _, q := range []string{`UPDATE game_results SET stats_ok = 0, votes = 0, votes_black = 0, noms = 0, noms_black = 0, fouls = 0,
-		elo_before = NULL, elo_after = NULL`, `DELETE FROM standings`, `DELETE FROM rated_games`, `UPDATE rating_state SET built = 0`} {
+		elo_before = NULL, elo_after = NULL`, `DELETE FROM standings`, `DELETE FROM rated_games`, `DELETE FROM co_players`, `UPDATE rating_state SET built = 0`} {
 		if _, err := db.w.ExecContext(ctx, q); err != nil {
 			t.Fatal(err)
 		}
@@ -93,5 +113,8 @@ func TestRatingsBuiltFromSavedGames(t *testing.T) {
 	club.SortStandings(gotStand)
 	if !reflect.DeepEqual(gotStand, wantStand) {
 		t.Errorf("the standings rebuilt:\n%+v\nwant\n%+v", gotStand, wantStand)
+	}
+	if gotCo := coOf(); !reflect.DeepEqual(gotCo, wantCo) {
+		t.Errorf("her partners and opponents rebuilt:\n%+v\nwant, as kept while the games were saved,\n%+v", gotCo, wantCo)
 	}
 }

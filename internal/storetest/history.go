@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -300,6 +301,7 @@ func CheckRatings(t *testing.T, s club.Store, svc *club.Services, host *club.Use
 		stats   club.SeatStats
 		elo     []int
 		bestMov int
+		co      map[club.CoPlayer]club.CoPlayer // by the other player and partner (no counts): his meetings
 	}
 	type played struct {
 		st  *club.State
@@ -375,6 +377,23 @@ func CheckRatings(t *testing.T, s club.Store, svc *club.Services, host *club.Use
 					elo[pid] += d
 				}
 				w.elo = append(w.elo, elo[pid])
+				for _, other := range res.Seats {
+					opid := p.st.Game.Seats[other.Seat-1].PlayerID
+					if opid == 0 || opid == pid {
+						continue
+					}
+					if w.co == nil {
+						w.co = map[club.CoPlayer]club.CoPlayer{}
+					}
+					k := club.CoPlayer{PlayerID: opid, Partner: other.Team == sr.Team}
+					c := w.co[k]
+					c.PlayerID, c.Partner = opid, k.Partner
+					c.Games++
+					if sr.Won {
+						c.Wins++
+					}
+					w.co[k] = c
+				}
 				w.st.Games++
 				w.st.Points += sr.Points
 				if i := club.RoleIndex(sr.Role.String()); i >= 0 {
@@ -450,6 +469,40 @@ func CheckRatings(t *testing.T, s club.Store, svc *club.Services, host *club.Use
 				gj, _ := json.Marshal(ps)
 				t.Fatalf("%s, player %d: figures %s\nwant %+v %+v, best moves %d, disqualified %d, first killed %d, Elo %v",
 					rs.ID, pid, gj, w.st, w.stats, w.bestMov, w.st.Rank, w.st.Elo, w.elo)
+			}
+			// his partners and opponents, every one of them (the page shows the five most frequent of each)
+			co, err := s.CoPlayers(ctx, pid, rs.ID)
+			must(t, err)
+			gotCo := map[club.CoPlayer]club.CoPlayer{}
+			for _, c := range co {
+				if c.Nick == "" {
+					t.Errorf("%s, player %d: co-player %d has no nickname", rs.ID, pid, c.PlayerID)
+				}
+				c.Nick = ""
+				gotCo[club.CoPlayer{PlayerID: c.PlayerID, Partner: c.Partner}] = c
+			}
+			if len(gotCo) != len(co) || !maps.Equal(gotCo, w.co) && (len(gotCo) > 0 || len(w.co) > 0) {
+				t.Fatalf("%s, player %d: partners and opponents %+v\nwant %+v", rs.ID, pid, co, w.co)
+			}
+			top := func(partner bool) []club.CoPlayer {
+				var l []club.CoPlayer
+				for _, c := range w.co {
+					if c.Partner == partner {
+						l = append(l, c)
+					}
+				}
+				return l
+			}
+			for _, list := range [][2][]club.CoPlayer{{ps.Partners, top(true)}, {ps.Opponents, top(false)}} {
+				if len(list[0]) != min(5, len(list[1])) {
+					t.Fatalf("%s, player %d: %d of %d shown, want %d", rs.ID, pid, len(list[0]), len(list[1]), min(5, len(list[1])))
+				}
+				for i, c := range list[0] {
+					if c.Nick == "" || w.co[club.CoPlayer{PlayerID: c.PlayerID, Partner: c.Partner}].Games != c.Games ||
+						(i > 0 && list[0][i-1].Games < c.Games) {
+						t.Fatalf("%s, player %d: shown %+v, want the most frequent of %+v", rs.ID, pid, list[0], list[1])
+					}
+				}
 			}
 		}
 	}
