@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"runtime"
 	"runtime/metrics"
 	"strings"
@@ -132,7 +133,10 @@ func TestTournamentCSVIsSafe(t *testing.T) {
 	if _, err := svc.Games.Save(ctx, admin, g.ID, state.Game.Version, true); err != nil {
 		t.Fatal(err)
 	}
-	body := h.get(h.client(), fmt.Sprintf("/tournaments/%d/standings.csv", tour.ID)).Body
+	body, ok := strings.CutPrefix(h.get(h.client(), fmt.Sprintf("/tournaments/%d/standings.csv", tour.ID)).Body, "\ufeff")
+	if !ok {
+		t.Error("the CSV does not start with the byte-order mark: a spreadsheet garbles its Cyrillic")
+	}
 	rows, err := csv.NewReader(strings.NewReader(body)).ReadAll()
 	if err != nil {
 		t.Fatalf("not CSV: %v\n%s", err, body)
@@ -142,12 +146,17 @@ func TestTournamentCSVIsSafe(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	negative := false
+	number := regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
 	for _, row := range rows {
 		for _, cell := range row {
-			if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
+			// a number is no formula: it stays a number, so that a spreadsheet sums it
+			if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) && !number.MatchString(cell) {
 				t.Errorf("a cell starts with %q: %q", cell[0], cell)
 			}
-			negative = negative || strings.HasPrefix(cell, "'-")
+			if strings.HasPrefix(cell, "'") && number.MatchString(cell[1:]) {
+				t.Errorf("a number is written as text: %q", cell)
+			}
+			negative = negative || strings.HasPrefix(cell, "-0.")
 		}
 		seen[strings.TrimPrefix(row[len(row)-1], "'")] = true
 	}

@@ -7,11 +7,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"io"
 	"mafiaclub/internal/club"
 	"mafiaclub/mafia"
 	"math"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -339,7 +341,7 @@ func (s *Server) ratingCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", `attachment; filename="rating.csv"`)
-	cw := csv.NewWriter(w)
+	cw := newCSV(w)
 	head := []string{"rank", "nickname", "games", "wins", "win_rate", "points", "average", "elo"}
 	for _, role := range club.RatingRoles {
 		head = append(head, role+"_games", role+"_wins", role+"_points")
@@ -356,14 +358,24 @@ func (s *Server) ratingCSV(w http.ResponseWriter, r *http.Request) {
 	cw.Flush()
 }
 
+// csvNumber is a cell that is a number as our CSV files write them: digits, a point and its decimals, a minus sign.
+var csvNumber = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
+
 // csvSafe keeps a spreadsheet from reading a cell as a formula: a cell that would start with =, +, -, @, a tab or a
 // carriage return starts with an apostrophe instead (OWASP's advice for CSV injection). Every cell of our CSV
-// files goes through it, numbers too: a negative number reads '-0.30.
+// files goes through it; a number is no formula and stays a number (-0.30), so that a spreadsheet sums it.
 func csvSafe(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) && !csvNumber.MatchString(s) {
 		return "'" + s
 	}
 	return s
+}
+
+// newCSV starts a CSV file on w: the UTF-8 byte-order mark first, without which a spreadsheet reads the file in
+// the computer's own code page and garbles every Cyrillic name.
+func newCSV(w io.Writer) *csv.Writer {
+	io.WriteString(w, "\ufeff")
+	return csv.NewWriter(w)
 }
 
 type jsonStanding struct {

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -333,5 +334,46 @@ func TestWebImportKeepsTheRecordsFields(t *testing.T) {
 		if want := c.started.In(edm).Format(time.RFC3339); started != want {
 			t.Errorf("%s: started %q, want %q", c.file, started, want)
 		}
+	}
+}
+
+// The rating's CSV opens in a spreadsheet as it should: the byte-order mark first (Cyrillic names read as UTF-8),
+// numbers as numbers (a negative one too, without the apostrophe that guards a formula), a name that would be a
+// formula guarded.
+func TestRatingCSVForSpreadsheets(t *testing.T) {
+	h := newHarness(t)
+	host := h.login("host", "demo-host")
+	names := []string{"Joker", "Bohdana", "Cyborg", "Dana", "Emil", "Fantom", "Halyna", "Iris", "Jarvis", "Visitor"}
+	extra := url.Values{}
+	for i, n := range names {
+		extra.Set(fmt.Sprintf("name%d", i+1), n)
+	}
+	id := h.newGame(host, "fiim-2025-club", tenRoles, extra)
+	h.mustAct(host, id, "type", "adjust", "seat", "3", "points", "-0.5", "reason", "rude")
+	for _, s := range []string{"3", "7", "9"} {
+		h.mustAct(host, id, "type", "disqualify", "seat", s, "reason", "test")
+	}
+	if r := h.post(host, fmt.Sprintf("/games/%d/save", id), url.Values{"version": {strconv.FormatInt(h.version(id), 10)}, "rated": {"yes"}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("save: %d %s", r.StatusCode, errorOf(r.Body))
+	}
+	body, ok := strings.CutPrefix(h.get(h.client(), "/rating.csv").Body, "\ufeff")
+	if !ok {
+		t.Error("the rating's CSV does not start with the byte-order mark")
+	}
+	rows, err := csv.NewReader(strings.NewReader(body)).ReadAll()
+	if err != nil || len(rows) < 2 || rows[0][0] != "rank" {
+		t.Fatalf("the rating's CSV: %v %q", err, rows)
+	}
+	negative := false
+	for _, row := range rows[1:] {
+		for _, cell := range row {
+			if strings.HasPrefix(cell, "'") {
+				t.Errorf("%s: the cell %q is text", row[1], cell)
+			}
+			negative = negative || strings.HasPrefix(cell, "-")
+		}
+	}
+	if !negative {
+		t.Errorf("no negative number in the rating's CSV:\n%s", body)
 	}
 }

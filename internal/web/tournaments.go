@@ -1,7 +1,6 @@
 package web
 
 import (
-	"encoding/csv"
 	"fmt"
 	"net/http"
 
@@ -409,7 +408,7 @@ func (s *Server) tournamentCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="tournament-%d.csv"`, id))
-	cw := csv.NewWriter(w)
+	cw := newCSV(w)
 	writeCSVLine(cw, append(tourney.CSVHeader(), "name"))
 	p := s.page(r)
 	for _, l := range lines {
