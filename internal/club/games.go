@@ -11,6 +11,7 @@ import (
 	"errors"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -627,6 +628,26 @@ func (s *Games) Import(ctx context.Context, u *User, rec *record.Record, source 
 		return nil, err
 	}
 	return g, nil
+}
+
+// JudgeName is the name a game's protocol gives its judge, its host (§P7.2.3, 7.10: the judge writes his surname,
+// not a nickname): the real name of his player profile when he gave one, or else his account's name. It is the
+// judge's as an official who signs the protocol; a player's real name stays off every public page.
+func (s *Games) JudgeName(ctx context.Context, g *Game) (string, error) {
+	u, err := s.store.User(ctx, g.HostID)
+	if err != nil {
+		return "", err
+	}
+	if u.PlayerID != 0 {
+		p, err := s.store.Player(ctx, u.PlayerID)
+		if err != nil && ErrorCode(err) != NotFound {
+			return "", err
+		}
+		if err == nil && strings.TrimSpace(p.RealName) != "" {
+			return p.RealName, nil
+		}
+	}
+	return u.Name, nil
 }
 
 // importedExtra is what an imported record says of itself that the club keeps with the game (the import's note,

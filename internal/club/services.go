@@ -153,6 +153,10 @@ type GameInfo struct {
 	Protests    []StoredProtest
 	IsChief     bool
 	ProtestLeft time.Duration
+	// Number is the game's number in its tournament, as its protocol gives it (§P7.2.1, the game's sequence
+	// number): the games of the earlier stages first, then round by round, table by table (round r at table t of
+	// a stage of T tables is its (r-1)·T + t-th game), so that no two games of a tournament share it.
+	Number int
 }
 
 // Info returns a tournament game's GameInfo for the viewer u (nil: the public); nil for a club game.
@@ -169,6 +173,17 @@ func (s *Tournaments) Info(ctx context.Context, u *User, st *State) (*GameInfo, 
 		return nil, err
 	}
 	info := &GameInfo{Tournament: t, Stage: stage, IsChief: u != nil && u.ID == t.ChiefJudge}
+	stages, err := s.store.Stages(ctx, t.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, other := range stages {
+		if other.ID == stage.ID {
+			break
+		}
+		info.Number += other.Rounds * other.Tables()
+	}
+	info.Number += (st.Game.Round-1)*stage.Tables() + st.Game.TableNo
 	if info.Protests, err = s.store.Protests(ctx, st.Game.ID); err != nil {
 		return nil, err
 	}

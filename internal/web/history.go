@@ -88,6 +88,8 @@ type recordView struct {
 	ProtestLeft string
 	IsChief     bool
 	Reasons     []string // the reasons of extra points and penalties (§P7.9)
+	Number      string   // the game's number on its protocol: in its tournament (§P7.2.1), or the club's #id
+	Judge       string   // the judge's name on its protocol (§P7.2.3, 7.10)
 	Game        *club.Game
 	Night       *club.ClubNight
 	RulesName   string
@@ -179,8 +181,14 @@ func (s *Server) recordPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	v.Number = "#" + strconv.FormatInt(st.Game.ID, 10)
+	if v.Judge, err = s.svc.Games.JudgeName(r.Context(), st.Game); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	if info != nil {
 		v.Tournament, v.Stage, v.Protests, v.IsChief = info.Tournament, info.Stage, info.Protests, info.IsChief
+		v.Number = strconv.Itoa(info.Number)
 		if left := info.ProtestLeft; left > 0 {
 			v.CanProtest = true
 			v.ProtestLeft = fmt.Sprintf("%d:%02d", int(left.Minutes()), int(left.Seconds())%60)

@@ -17,6 +17,8 @@ import (
 
 	"mafiaclub/internal/club"
 	"mafiaclub/internal/convert"
+	"mafiaclub/mafia"
+	"mafiaclub/mafia/record"
 )
 
 // The members' change log says each change in the reader's language: the field and its values in words, never
@@ -375,5 +377,70 @@ func TestRatingCSVForSpreadsheets(t *testing.T) {
 	}
 	if !negative {
 		t.Errorf("no negative number in the rating's CSV:\n%s", body)
+	}
+}
+
+// A tournament game's protocol names its judge as §P7 asks, by his real name (a surname), not his nickname, and
+// numbers the game within the tournament: the two tables of a round are two games, a later stage's games follow.
+func TestProtocolJudgeAndGameNumber(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	svc := h.site.Services()
+	admin, _ := h.store.UserByLogin(ctx, "admin")
+	hash, _ := club.HashPassword("password-judge")
+	judge := &club.User{Login: "judge", Name: "Judgy", Role: club.RoleHost, PasswordHash: hash, Status: club.StatusActive}
+	if err := h.store.CreateMember(ctx, judge, &club.Player{Nick: "Judgy", RealName: "Петренко"}); err != nil {
+		t.Fatal(err)
+	}
+	tour := &club.Tournament{Name: "Cup", StartsOn: "2026-12-01", EndsOn: "2026-12-02", Rules: club.ClubRules, ChiefJudge: admin.ID}
+	if err := svc.Tournaments.Create(ctx, admin, tour); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 14 {
+		if _, err := svc.Tournaments.AddParticipant(ctx, admin, tour.ID, fmt.Sprintf("Player %d", i+1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	roles := []string{"citizen", "citizen", "mafia", "citizen", "citizen", "don", "citizen"}
+	play := func(st *club.Stage, round, table int) int64 {
+		t.Helper()
+		if err := svc.Tournaments.SetJudge(ctx, admin, tour.ID, st.ID, table, judge.ID); err != nil {
+			t.Fatal(err)
+		}
+		g, err := svc.Tournaments.StartGame(ctx, judge, tour.ID, st.ID, round, table, roles)
+		if err != nil {
+			t.Fatal(err)
+		}
+		state, err := svc.Games.Act(ctx, judge, g.ID, 0, []record.Event{{Event: mafia.TeamLoss(3), Reason: "oath"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.Games.Save(ctx, judge, g.ID, state.Game.Version, true); err != nil {
+			t.Fatal(err)
+		}
+		return g.ID
+	}
+	q, _, err := svc.Tournaments.AddStage(ctx, admin, tour.ID, club.StageForm{Name: "Q", Rounds: 2, PerTable: 7})
+	if err != nil || q.Tables() != 2 {
+		t.Fatalf("the stage: %v, %d tables", err, q.Tables())
+	}
+	games := map[int64]string{play(q, 1, 1): "1", play(q, 1, 2): "2", play(q, 2, 2): "4"}
+	final, _, err := svc.Tournaments.AddStage(ctx, admin, tour.ID, club.StageForm{Name: "F", Rounds: 1, PerTable: 7, Top: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	games[play(final, 1, 1)] = "5" // after the four games of the first stage
+	for id, want := range games {
+		proto := h.get(h.client(), fmt.Sprintf("/history/%d?view=protocol", id)).Body
+		if !strings.Contains(proto, `<td id="protocol-number">`+want+`</td>`) {
+			t.Errorf("game %d: its protocol's number is not %s:\n%s", id, want, proto[strings.Index(proto, `<table class="meta">`):strings.Index(proto, `<table class="sheet players">`)])
+		}
+		if !strings.Contains(proto, `<td id="protocol-judge">Петренко</td>`) || strings.Contains(proto, "Judgy") {
+			t.Errorf("game %d: the protocol does not name the judge by his surname", id)
+		}
+	}
+	// the judge's profile says where his real name is shown
+	if page := h.get(h.login("judge", "password-judge"), "/me/profile").Body; !strings.Contains(page, "крім протоколів ігор, які ви судите") {
+		t.Error("a judge's profile does not say that his real name is on his protocols")
 	}
 }
