@@ -26,7 +26,7 @@ var wordsThatDoNotAgree = map[string]bool{
 	"з": true, "із": true, "до": true, "за": true, "по": true, "на": true,
 	"из": true, "с": true, "во": true,
 	"s": true, "min": true, "kb": true, "mb": true, "gb": true, "f": true, "w": true,
-	"хв": true, "мин": true, "кб": true, "мб": true, "гб": true, "ф": true, "п": true, "п.": true, "в": true,
+	"хв": true, "мин": true, "кб": true, "мб": true, "гб": true, "ф": true, "п": true, "в": true,
 }
 
 // numbersThatCountNothing are the keys whose number is followed by a word it does not count: an identifier in the
