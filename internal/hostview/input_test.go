@@ -273,7 +273,8 @@ func TestEventsFromFormLimits(t *testing.T) {
 	}
 	_, err := EventsFromForm(form("type", "team_loss", "seat", "3", "reason", long+"ї"), day)
 	for _, lang := range i18n.Languages {
-		want := cat.T(lang, "error.invalid", cat.T(lang, "msg:a reason or note is at most %d characters", record.MaxEventText))
+		msg, _ := cat.Msg(lang, "a reason or note is at most %d characters", record.MaxEventText)
+		want := cat.T(lang, "error.invalid", msg)
 		if got, _ := ErrorText(cat, lang, err); got != want || strings.Contains(got, "[") {
 			t.Errorf("%s: %q, want %q", lang, got, want)
 		}
@@ -330,7 +331,8 @@ func TestFormMessagesTranslated(t *testing.T) {
 			n++
 			format, _ := strconv.Unquote(`"` + m[1] + `"`)
 			for _, lang := range i18n.Languages {
-				if _, ok := cat[lang]["msg:"+format]; !ok {
+				_, plain := cat[lang]["msg:"+format]
+				if _, plural := cat[lang]["msg:"+format+".n"]; !plain && !plural {
 					t.Errorf("%s: %q has no %s translation", f, format, lang)
 				}
 			}

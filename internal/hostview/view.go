@@ -716,7 +716,11 @@ func RuleText(cat i18n.Catalog, lang string, err error, re *mafia.RuleError) str
 func ErrorText(cat i18n.Catalog, lang string, err error) (text string, ok bool) {
 	var fe *FormError
 	if errors.As(err, &fe) {
-		return cat.T(lang, "error.invalid", cat.T(lang, "msg:"+fe.Format, fe.Args...)), true
+		msg, ok := cat.Msg(lang, fe.Format, fe.Args...)
+		if !ok {
+			msg = "[msg:" + fe.Format + "]"
+		}
+		return cat.T(lang, "error.invalid", msg), true
 	}
 	var re *mafia.RuleError
 	if errors.As(err, &re) {

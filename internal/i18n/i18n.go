@@ -122,6 +122,23 @@ func (c Catalog) N(lang, key string, n int, args ...any) string {
 	return fmt.Sprintf(f, append([]any{n}, args...)...)
 }
 
+// Msg says a domain message of the given format ("msg:FORMAT" in the catalogue), or, where the message counts,
+// its plural key "msg:FORMAT.n" for the count that is its first argument. ok is false when the catalogue has neither.
+func (c Catalog) Msg(lang, format string, args ...any) (text string, ok bool) {
+	if c.Has("msg:" + format) {
+		return c.T(lang, "msg:"+format, args...), true
+	}
+	if key := "msg:" + format + ".n"; c.Has(key) && len(args) > 0 {
+		switch n := args[0].(type) {
+		case int:
+			return c.N(lang, key, n, args[1:]...), true
+		case int64:
+			return c.N(lang, key, int(n), args[1:]...), true
+		}
+	}
+	return "", false
+}
+
 // Known reports whether T finds key for lang (in lang, or in English).
 func (c Catalog) Known(lang, key string) bool {
 	if _, ok := c[lang][key]; ok {
