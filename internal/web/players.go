@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"mafiaclub/internal/club"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 )
@@ -28,7 +29,15 @@ type playerView struct {
 	EloChart  chart
 	Average   string
 	Elo       string
+	// his games, newest first, a page of playerGamesPage at a time (?page=N)
+	GamesPage, GamesPages int
+	GamesTotal            int
+	GamesPrev, GamesNext  string
 }
+
+// playerGamesPage is how many of a player's games his page lists at a time: drawing all of a player's 1,000 games
+// was half of his page's time (docs/rating-speed.md).
+const playerGamesPage = 100
 
 // figure is one of a player's figures: a label, the value, and what it is made of.
 type figure struct {
@@ -81,9 +90,36 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 		{"fouls", p.T("stats.fouls"), p.perGameText(ps.Fouls, ps.Games), p.N("stats.fouls.n", ps.Fouls)},
 		{"disq", p.T("stats.disq"), p.perGameText(ps.Disqualified, ps.Games), p.N("stats.disq.n", ps.Disqualified)},
 	}
-	// newest first in the list
+	// newest first in the list, one page of it
 	for i, j := 0, len(v.Games)-1; i < j; i, j = i+1, j-1 {
 		v.Games[i], v.Games[j] = v.Games[j], v.Games[i]
+	}
+	v.GamesTotal = len(v.Games)
+	v.GamesPages = max(1, (len(v.Games)+playerGamesPage-1)/playerGamesPage)
+	v.GamesPage = 1
+	if n, err := strconv.Atoi(r.URL.Query().Get("page")); err == nil && n > 1 {
+		v.GamesPage = min(n, v.GamesPages)
+	}
+	lo := (v.GamesPage - 1) * playerGamesPage
+	v.Games = v.Games[lo:min(lo+playerGamesPage, len(v.Games))]
+	pageURL := func(n int) string {
+		q := url.Values{}
+		if rules := r.URL.Query().Get("rules"); rules != "" {
+			q.Set("rules", rules)
+		}
+		if n > 1 {
+			q.Set("page", strconv.Itoa(n))
+		}
+		if len(q) == 0 {
+			return fmt.Sprintf("/players/%d#player-games", id)
+		}
+		return fmt.Sprintf("/players/%d?%s#player-games", id, q.Encode())
+	}
+	if v.GamesPage > 1 {
+		v.GamesPrev = pageURL(v.GamesPage - 1)
+	}
+	if v.GamesPage < v.GamesPages {
+		v.GamesNext = pageURL(v.GamesPage + 1)
 	}
 	var points, elo []int
 	var dates, eloDates []time.Time
