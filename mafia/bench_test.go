@@ -1,6 +1,10 @@
 package mafia
 
-import "testing"
+import (
+	"errors"
+	"reflect"
+	"testing"
+)
 
 // fullGame is a complete 10-player club game (the golden game full-game-red-wins): 51 events, red wins on day 3.
 func fullGame() (*Rules, []Role, []Event) {
@@ -86,6 +90,32 @@ func BenchmarkNext(b *testing.B) {
 		n := g.Next()
 		if n.N == 0 {
 			b.Fatal("empty plan")
+		}
+	}
+}
+
+// TestReplayStopsBeforeTheRefusedEvent: Replay applies events in place, so a refused event may have changed the
+// state before it was refused; the game it returns is still the game as the events before it left it, for a
+// refusal at every point of a whole game.
+func TestReplayStopsBeforeTheRefusedEvent(t *testing.T) {
+	r, roles, ev := fullGame()
+	opt := r.DefaultOptions()
+	for k := 0; k <= len(ev); k++ {
+		for _, bad := range []Event{Vote(1, 2), Shot(1, 2), Speech(0), Nominate(3, 3), BestMove(2, 1, 3, 4)} {
+			events := append(append(append([]Event{}, ev[:k]...), bad), ev[k:]...)
+			got, err := Replay(r, opt, roles, events)
+			if err == nil {
+				continue // the event was allowed there
+			}
+			var re *ReplayError
+			if !errors.As(err, &re) || re.Index != k+1 {
+				t.Fatalf("%v at %d: %v, want the refusal of event %d", bad, k, err, k+1)
+			}
+			want, _ := Replay(r, opt, roles, ev[:k])
+			gn, wn := got.Next(), want.Next()
+			if !reflect.DeepEqual(got.Result(), want.Result()) || !reflect.DeepEqual(gn.Plan(), wn.Plan()) {
+				t.Fatalf("%v refused at %d: the game returned is not the game before it", bad, k)
+			}
 		}
 	}
 }

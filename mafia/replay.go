@@ -25,7 +25,16 @@ func Replay(r *Rules, opt Options, roles []Role, events []Event) (*Game, error) 
 		return nil, err
 	}
 	for i, e := range events {
-		if err := g.Apply(e); err != nil {
+		// Each event is applied in place, without Apply's copy of the whole state (two copies of some 1.2 KB an
+		// event, a quarter of a replay's time). A refused event may have changed the state before it was refused,
+		// so then the game is played again up to it, with the events it accepted once: the engine is deterministic.
+		if err := g.apply(e); err != nil {
+			g, _ = NewGame(r, opt, roles)
+			for j, p := range events[:i] {
+				if perr := g.apply(p); perr != nil { // never: the engine is pure
+					return nil, &ReplayError{Index: j + 1, Event: p, Err: fmt.Errorf("accepted once, then refused: %w", perr)}
+				}
+			}
 			return g, &ReplayError{Index: i + 1, Event: e, Err: err}
 		}
 	}
