@@ -127,6 +127,12 @@ func TestStaticFilesPrecompressed(t *testing.T) {
 	if cc := r.Header.Get("Cache-Control"); cc != "public, max-age=300" {
 		t.Errorf("host.js: Cache-Control %q", cc)
 	}
+	// the browser's catalogues are made once per language and kept compressed too
+	r = h.getWith(h.client(), "/static/i18n/en.json", "Accept-Encoding", "identity")
+	checkEncodings(t, h, "/static/i18n/en.json", []byte(r.Body))
+	if cc := r.Header.Get("Cache-Control"); cc != "no-cache" {
+		t.Errorf("en.json: Cache-Control %q", cc)
+	}
 	for _, path := range []string{"/static/", "/static/nothing.js"} {
 		if r := h.getWith(h.client(), path, "Accept-Encoding", "br"); r.StatusCode != http.StatusNotFound {
 			t.Errorf("%s: %d, want 404", path, r.StatusCode)

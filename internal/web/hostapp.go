@@ -74,7 +74,7 @@ func (s *Server) engineEncoded(m *wasmengine.Module) (wasm, execJS *encodedFile)
 // per engine build) rather than for each request: anyone may ask for them.
 type hostFiles struct {
 	mu    sync.Mutex
-	cat   map[string]servedFile
+	cat   map[string]*encodedFile
 	sw    []byte
 	swFor string // the engine's address the service worker was made for
 	// the engine's files in their encodings, for the module engFor
@@ -82,18 +82,13 @@ type hostFiles struct {
 	engWASM, engExec *encodedFile
 }
 
-type servedFile struct {
-	body []byte
-	etag string
-}
-
 // catalogJSON is one language's catalogue for the browser's engine, English filling what the language lacks, as
-// the server's own lookups do.
-func (s *Server) catalogJSON(lang string) ([]byte, string) {
+// the server's own lookups do; made and compressed (brotli, gzip) once.
+func (s *Server) catalogJSON(lang string) *encodedFile {
 	s.files.mu.Lock()
 	defer s.files.mu.Unlock()
 	if f, ok := s.files.cat[lang]; ok {
-		return f.body, f.etag
+		return f
 	}
 	m := map[string]string{}
 	for k, v := range s.Catalog["en"] {
@@ -103,12 +98,11 @@ func (s *Server) catalogJSON(lang string) ([]byte, string) {
 		m[k] = v
 	}
 	b, _ := json.Marshal(m)
-	sum := sha256.Sum256(b)
 	if s.files.cat == nil {
-		s.files.cat = map[string]servedFile{}
+		s.files.cat = map[string]*encodedFile{}
 	}
-	s.files.cat[lang] = servedFile{body: b, etag: hex.EncodeToString(sum[:8])}
-	return b, s.files.cat[lang].etag
+	s.files.cat[lang] = newEncodedFile(lang+".json", "application/json", b, nil, nil, "")
+	return s.files.cat[lang]
 }
 
 func (s *Server) catalogFile(w http.ResponseWriter, r *http.Request) {
@@ -117,20 +111,8 @@ func (s *Server) catalogFile(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	b, tag := s.catalogJSON(lang)
-	etag := `"` + tag + `"`
-	w.Header().Set("ETag", etag)
 	w.Header().Set("Cache-Control", "no-cache")
-	// a weak comparison: compress marks the tag of the gzipped answer weak (W/"..."), and that is the tag a
-	// browser sends back
-	for _, t := range strings.Split(r.Header.Get("If-None-Match"), ",") {
-		if strings.TrimPrefix(strings.TrimSpace(t), "W/") == etag {
-			w.WriteHeader(http.StatusNotModified)
-			return
-		}
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Write(b)
+	s.catalogJSON(lang).serve(w, r) // its ETag per encoding, a 304 to the one the browser holds
 }
 
 // serviceWorker serves the service worker from the site's root, so that it may answer for the game pages when the
