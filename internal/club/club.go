@@ -73,7 +73,6 @@ func ErrorCode(err error) Code {
 // that was recorded (its answer was lost), and it is not recorded again.
 var ErrRecorded = &Error{Code: Conflict, Message: "this action is recorded already"}
 
-// Role is what an account may do. Each role includes those before it.
 // ErrKeyReused refuses an action whose idempotency key the game has recorded with another action: nothing is
 // recorded, and the request is not a retry of the first (a page that reuses its keys is wrong; it reloads).
 var ErrKeyReused = Errorf(Rejected, "this action's key was used for another action; nothing was recorded: reload the page")
@@ -84,6 +83,7 @@ type ActionKey struct {
 	Key, Digest string
 }
 
+// Role is what an account may do. Each role includes those before it.
 type Role string
 
 // The roles.
