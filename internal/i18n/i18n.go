@@ -125,10 +125,11 @@ func (c Catalog) N(lang, key string, n int, args ...any) string {
 // Msg says a domain message of the given format ("msg:FORMAT" in the catalogue), or, where the message counts,
 // its plural key "msg:FORMAT.n" for the count that is its first argument. ok is false when the catalogue has neither.
 func (c Catalog) Msg(lang, format string, args ...any) (text string, ok bool) {
-	if c.Has("msg:" + format) {
+	// Known, not Has: the browser's engine holds the page's language only
+	if c.Known(lang, "msg:"+format) {
 		return c.T(lang, "msg:"+format, args...), true
 	}
-	if key := "msg:" + format + ".n"; c.Has(key) && len(args) > 0 {
+	if key := "msg:" + format + ".n"; c.Known(lang, key) && len(args) > 0 {
 		switch n := args[0].(type) {
 		case int:
 			return c.N(lang, key, n, args[1:]...), true
