@@ -51,7 +51,7 @@ func NewCompressed(wasm, gz, br, execJS []byte) (*Module, error) {
 		return nil, errors.New("not a WebAssembly module")
 	}
 	if gz == nil {
-		gz = gzipBest(wasm)
+		gz = GzipBest(wasm)
 	} else if len(gz) < 2 || gz[0] != 0x1f || gz[1] != 0x8b {
 		return nil, errors.New("the engine's gzip is not gzip")
 	}
@@ -64,7 +64,8 @@ func NewCompressed(wasm, gz, br, execJS []byte) (*Module, error) {
 	return &Module{WASM: wasm, WASMGzip: gz, WASMBrotli: br, Exec: execJS, Hash: hex.EncodeToString(h.Sum(nil))[:16]}, nil
 }
 
-func gzipBest(b []byte) []byte {
+// GzipBest is b in gzip at its highest level (the site's static files use it too).
+func GzipBest(b []byte) []byte {
 	var z bytes.Buffer
 	w, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
 	w.Write(b)
@@ -72,8 +73,9 @@ func gzipBest(b []byte) []byte {
 	return z.Bytes()
 }
 
-// brotliBest is brotli's highest level (11) with its largest standard window (16 MB, which browsers decode).
-func brotliBest(b []byte) []byte {
+// BrotliBest is b in brotli at its highest level (11) with its largest standard window (16 MB, which browsers
+// decode); the site's static files use it too.
+func BrotliBest(b []byte) []byte {
 	var z bytes.Buffer
 	w := brotli.NewWriterOptions(&z, brotli.WriterOptions{Quality: brotli.BestCompression, LGWin: 24})
 	w.Write(b)
@@ -101,7 +103,7 @@ func (m *Module) WithBrotli() *Module {
 		}
 	}
 	c := *m
-	c.WASMBrotli = brotliBest(m.WASM)
+	c.WASMBrotli = BrotliBest(m.WASM)
 	if cached != "" && os.MkdirAll(filepath.Dir(cached), 0o755) == nil {
 		if f, err := os.CreateTemp(filepath.Dir(cached), "engine-*.tmp"); err == nil {
 			_, werr := f.Write(c.WASMBrotli)
@@ -202,8 +204,8 @@ func Generate(ctx context.Context, root, dir string) error {
 	}
 	for name, b := range map[string][]byte{
 		"engine.wasm":    wasm,
-		"engine.wasm.gz": gzipBest(wasm),
-		"engine.wasm.br": brotliBest(wasm),
+		"engine.wasm.gz": GzipBest(wasm),
+		"engine.wasm.br": BrotliBest(wasm),
 		"wasm_exec.js":   execJS,
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {

@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"io/fs"
@@ -14,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/andybalholm/brotli"
+	"mafiaclub/internal/wasmengine"
 )
 
 // The engine and the static files are compressed once, at their highest levels (brotli and gzip), and kept in
@@ -45,12 +44,12 @@ func newEncodedFile(name, ctype string, body, gz, br []byte, etag string) *encod
 	// what is compressed here is kept only where it saves something (a tiny file is not worth a decoder's
 	// work); what was given is kept as given, and an empty one means none
 	if f.gz == nil {
-		if f.gz = gzipBest(body); len(f.gz) >= len(body) {
+		if f.gz = wasmengine.GzipBest(body); len(f.gz) >= len(body) {
 			f.gz = nil
 		}
 	}
 	if f.br == nil {
-		if f.br = brotliBest(body); len(f.br) >= len(body) {
+		if f.br = wasmengine.BrotliBest(body); len(f.br) >= len(body) {
 			f.br = nil
 		}
 	}
@@ -61,23 +60,6 @@ func newEncodedFile(name, ctype string, body, gz, br []byte, etag string) *encod
 		f.br = nil
 	}
 	return f
-}
-
-func gzipBest(b []byte) []byte {
-	var z bytes.Buffer
-	w, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
-	w.Write(b)
-	w.Close()
-	return z.Bytes()
-}
-
-// brotliBest is brotli's highest level with its largest standard window (16 MB, which every browser decodes).
-func brotliBest(b []byte) []byte {
-	var z bytes.Buffer
-	w := brotli.NewWriterOptions(&z, brotli.WriterOptions{Quality: brotli.BestCompression, LGWin: 24})
-	w.Write(b)
-	w.Close()
-	return z.Bytes()
 }
 
 // serve answers with the encoding the request accepts (brotli before gzip), its own Content-Length and ETag, and

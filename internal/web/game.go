@@ -121,22 +121,11 @@ func (s *Server) writeRecord(w http.ResponseWriter, st *club.State) {
 // gameAct records the host's action: the form names an event (or a batch, "shoot_all") and the version it was
 // made on.
 func (s *Server) gameAct(w http.ResponseWriter, r *http.Request) {
-	id, err := gameID(r)
-	if err != nil {
-		s.failAction(w, r, err)
-		return
-	}
-	version, err := formVersion(r)
-	if err != nil {
-		s.failAction(w, r, err)
+	st, version, ok := s.gameAtVersion(w, r, s.failAction)
+	if !ok {
 		return
 	}
 	u := currentUser(r)
-	st, err := s.svc.Games.Load(r.Context(), u, id)
-	if err != nil {
-		s.failAction(w, r, err)
-		return
-	}
 	events, err := eventsFromForm(r, st)
 	if err != nil && wantsJSON(r) {
 		s.answerJSON(w, r, st, err)
@@ -147,6 +136,25 @@ func (s *Server) gameAct(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.afterChange(w, r, st, version)(s.svc.Games.ActOnce(r.Context(), u, st, version, r.PostFormValue("key"), events))
+}
+
+// gameAtVersion reads the game of the path and the version the change's form was made on, and loads the game for
+// the request's user (club.Games.Load checks who may); on failure it has answered already with fail.
+func (s *Server) gameAtVersion(w http.ResponseWriter, r *http.Request, fail func(http.ResponseWriter, *http.Request, error)) (*club.State, int64, bool) {
+	id, err := gameID(r)
+	var version int64
+	if err == nil {
+		version, err = formVersion(r)
+	}
+	var st *club.State
+	if err == nil {
+		st, err = s.svc.Games.Load(r.Context(), currentUser(r), id)
+	}
+	if err != nil {
+		fail(w, r, err)
+		return nil, 0, false
+	}
+	return st, version, true
 }
 
 // failAction answers a refused action: as JSON to the host page's script, as a page to a browser without it.

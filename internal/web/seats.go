@@ -85,22 +85,11 @@ func (s *Server) renderSeats(w http.ResponseWriter, code int, v seatsView) {
 // correctSeats reads the corrected seats: the first post shows what the correction changes (the engine has
 // checked it), the second, with confirm=yes, applies it; a refusal shows the form again with the reason.
 func (s *Server) correctSeats(w http.ResponseWriter, r *http.Request) {
-	id, err := gameID(r)
-	if err != nil {
-		s.fail(w, r, err)
+	st, version, ok := s.gameAtVersion(w, r, s.fail)
+	if !ok {
 		return
 	}
-	version, err := formVersion(r)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	u := currentUser(r)
-	st, err := s.svc.Games.Load(r.Context(), u, id)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
+	u, id := currentUser(r), st.Game.ID
 	v := s.newSeatsView(r, st.Game)
 	v.Version, v.Reason = version, strings.TrimSpace(r.PostFormValue("reason"))
 	fixes := make([]club.SeatFix, len(v.Seats))
