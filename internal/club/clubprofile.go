@@ -40,6 +40,7 @@ type Club struct {
 	Logo     []byte
 	LogoType string
 	Updated  time.Time
+	tag      string // LogoTag, worked out once when the identity is read or changed, not per request
 }
 
 // The bounds of the club's identity.
@@ -81,10 +82,17 @@ func (c *Club) TelegramURL() string {
 
 // LogoTag is the logo's ETag (a hash of its bytes, quoted); "" without a logo.
 func (c *Club) LogoTag() string {
-	if len(c.Logo) == 0 {
+	if c.tag == "" && len(c.Logo) > 0 {
+		return logoTag(c.Logo) // a Club not kept by Clubs (a test's, a store's)
+	}
+	return c.tag
+}
+
+func logoTag(logo []byte) string {
+	if len(logo) == 0 {
 		return ""
 	}
-	sum := sha256.Sum256(c.Logo)
+	sum := sha256.Sum256(logo)
 	return `"` + hex.EncodeToString(sum[:12]) + `"`
 }
 
@@ -139,6 +147,7 @@ func (s *Clubs) Get(ctx context.Context) (*Club, error) {
 		}
 		return nil, err
 	}
+	c.tag = logoTag(c.Logo)
 	s.cur, s.read = c, now
 	return c, nil
 }
@@ -209,6 +218,7 @@ func (s *Clubs) Update(ctx context.Context, u *User, f ClubForm) (*Club, error) 
 		return nil, err
 	}
 	s.mu.Lock()
+	c.tag = logoTag(c.Logo)
 	s.cur, s.read = c, time.Now()
 	s.mu.Unlock()
 	return c, nil

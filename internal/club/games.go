@@ -631,14 +631,19 @@ func (s *Games) Import(ctx context.Context, u *User, rec *record.Record, source 
 }
 
 // JudgeName is the name a game's protocol gives its judge, its host (§P7.2.3, 7.10: the judge writes his surname,
-// not a nickname): the real name of his player profile when he gave one, or else his account's name. It is the
-// judge's as an official who signs the protocol; a player's real name stays off every public page.
-func (s *Games) JudgeName(ctx context.Context, g *Game) (string, error) {
+// not a nickname), as viewer may read it: the real name of his player profile for the club's hosts and admins, the
+// account's name for everyone else, since a real name is shown on no public page.
+func (s *Games) JudgeName(ctx context.Context, viewer *User, g *Game) (string, error) {
 	u, err := s.store.User(ctx, g.HostID)
+	if ErrorCode(err) == NotFound {
+		return "", nil // a host whose account is gone: the protocol is shown all the same
+	}
 	if err != nil {
 		return "", err
 	}
-	if u.PlayerID != 0 {
+	// a real name is never public (sign-up says so): the club's hosts read it on the protocol, the public the
+	// account's name
+	if viewer != nil && viewer.Role.Can(RoleHost) && u.PlayerID != 0 {
 		p, err := s.store.Player(ctx, u.PlayerID)
 		if err != nil && ErrorCode(err) != NotFound {
 			return "", err

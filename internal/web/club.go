@@ -54,8 +54,8 @@ func (p Page) MetaDescription() string {
 	return p.T(key, p.SiteName)
 }
 
-// clubLogo serves the club's logo with a day's public caching and its ETag (a hash of its bytes): a browser that
-// holds it is answered 304.
+// clubLogo serves the club's logo, cached by browsers and revalidated with its ETag (a hash of its bytes, worked out
+// when the identity is read): a browser that holds it is answered 304.
 func (s *Server) clubLogo(w http.ResponseWriter, r *http.Request) {
 	c := s.clubOf(r.Context())
 	if len(c.Logo) == 0 {
@@ -63,7 +63,7 @@ func (s *Server) clubLogo(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tag := c.LogoTag()
-	w.Header().Set("Cache-Control", "public, max-age=86400")
+	w.Header().Set("Cache-Control", "public, no-cache") // kept, and asked again each time: a changed logo shows at once, an unchanged one is a 304
 	w.Header().Set("ETag", tag)
 	for _, t := range strings.Split(r.Header.Get("If-None-Match"), ",") {
 		if t = strings.TrimSpace(t); t == tag || t == "W/"+tag || t == "*" {

@@ -182,7 +182,7 @@ func (s *Server) recordPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v.Number = "#" + strconv.FormatInt(st.Game.ID, 10)
-	if v.Judge, err = s.svc.Games.JudgeName(r.Context(), st.Game); err != nil {
+	if v.Judge, err = s.svc.Games.JudgeName(r.Context(), p.User, st.Game); err != nil {
 		s.fail(w, r, err)
 		return
 	}

@@ -430,8 +430,14 @@ func TestProtocolJudgeAndGameNumber(t *testing.T) {
 		t.Fatal(err)
 	}
 	games[play(final, 1, 1)] = "5" // after the four games of the first stage
+	admin2 := h.login("admin", "demo-admin")
 	for id, want := range games {
-		proto := h.get(h.client(), fmt.Sprintf("/history/%d?view=protocol", id)).Body
+		// the public reads the judge's account name: a real name is shown on no public page
+		if public := h.get(h.client(), fmt.Sprintf("/history/%d?view=protocol", id)).Body; strings.Contains(public, "Петренко") ||
+			!strings.Contains(public, `<td id="protocol-judge">Judgy</td>`) {
+			t.Errorf("game %d: the public protocol shows the judge's real name, or not his account's name", id)
+		}
+		proto := h.get(admin2, fmt.Sprintf("/history/%d?view=protocol", id)).Body
 		if !strings.Contains(proto, `<td id="protocol-number">`+want+`</td>`) {
 			t.Errorf("game %d: its protocol's number is not %s:\n%s", id, want, proto[strings.Index(proto, `<table class="meta">`):strings.Index(proto, `<table class="sheet players">`)])
 		}
@@ -440,7 +446,7 @@ func TestProtocolJudgeAndGameNumber(t *testing.T) {
 		}
 	}
 	// the judge's profile says where his real name is shown
-	if page := h.get(h.login("judge", "password-judge"), "/me/profile").Body; !strings.Contains(page, "крім протоколів ігор, які ви судите") {
+	if page := h.get(h.login("judge", "password-judge"), "/me/profile").Body; !strings.Contains(page, "ведучим і адміністраторам клубу") {
 		t.Error("a judge's profile does not say that his real name is on his protocols")
 	}
 }
