@@ -232,12 +232,13 @@ func polemicaWon(raw json.RawMessage, where string) (bool, error) {
 func (f *polemicaFacts) check(g *mafia.Game, rules string) error {
 	n := g.Players()
 	if g.Finished() {
+		res := g.Result() // who won is the engine's word (a seat's Won), not worked out again here
 		for s := 1; s <= n; s++ {
 			want, ok := f.won[s]
 			if !ok {
 				continue
 			}
-			if got := g.Winner() != mafia.Draw && (g.Winner() == mafia.RedWins) == (g.Role(s).Team() == mafia.Red); got != want {
+			if got := res.Seats[s-1].Won; got != want {
 				return gameErr(f.wonWhere[s], "the platform's page says seat %d %s; under %s he %s (%s)",
 					s, wonText(want), rules, wonText(got), winnerText(g.Winner()))
 			}

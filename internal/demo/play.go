@@ -350,7 +350,9 @@ func (t *table) stop() (Action, bool) {
 		return t.act(5, mafia.DeclareDraw()), true
 	}
 	s := t.g.Alive().List()[0]
-	t.try(mafia.TeamLoss(s))
+	if !t.try(mafia.TeamLoss(s)) {
+		return Action{}, false // a refused event is never in the record
+	}
 	return t.act(5, mafia.TeamLoss(s)), true
 }
 
@@ -516,7 +518,11 @@ func (t *table) shoot(nx *mafia.Next) (Action, bool) {
 			}
 		}
 		if at == 0 || !t.try(mafia.Shot(s, at)) {
-			return t.fallback(firstEvent(nx))
+			// the shots applied so far are in the game: they go into the record too, with the fallback after them
+			now := t.g.Next()
+			fb, ok := t.fallback(firstEvent(&now))
+			fb.Events = append(t.act(secs, events...).Events, fb.Events...)
+			return fb, ok || len(events) > 0
 		}
 		events = append(events, mafia.Shot(s, at))
 	}
