@@ -32,8 +32,18 @@ func (l *Leaders) Of(playerID int64) (Standing, bool) {
 
 // leadersCache keeps the Leaders of the newest version read.
 type leadersCache struct {
-	mu  sync.Mutex
-	cur *Leaders
+	mu    sync.Mutex
+	cur   *Leaders
+	build sync.Mutex // one rebuild at a time: requests that miss together wait for it instead of each reading the rating
+}
+
+func (c *leadersCache) get(v int64) *Leaders {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if l := c.cur; l != nil && l.Version == v {
+		return l
+	}
+	return nil
 }
 
 // Leaders returns the club rating's lines of the ratings' current version: public, as the rating page.
@@ -42,12 +52,14 @@ func (r *Records) Leaders(ctx context.Context) (*Leaders, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.leaders.mu.Lock()
-	if l := r.leaders.cur; l != nil && l.Version == v {
-		r.leaders.mu.Unlock()
+	if l := r.leaders.get(v); l != nil {
 		return l, nil
 	}
-	r.leaders.mu.Unlock()
+	r.leaders.build.Lock()
+	defer r.leaders.build.Unlock()
+	if l := r.leaders.get(v); l != nil { // built by the request this one waited for
+		return l, nil
+	}
 	lines, _, err := r.store.StandingsPage(ctx, ClubRules, 0, false, 0, 1<<20)
 	if err != nil {
 		return nil, err
