@@ -355,41 +355,61 @@
   // morph makes the old element like the fresh one, touching only what differs, so that a tap costs the browser
   // little layout work: equal subtrees are kept, lists that grew get their new items appended. Form fields are
   // always taken fresh (a form's hidden fields change with the game, and a ticked box must not survive).
-  function morph(old, fresh) {
+  function morph(old, fresh) { apply(plan(old, fresh, [])); }
+  // plan lists what morph(old, fresh) does, reading both and changing neither, so that the comparison can run
+  // before the tap (when the finger touches the button) and the tap only makes the changes. Each step names its
+  // nodes; what it sets is read from the fresh node when the step is applied (a drawing's time is filled in
+  // between the two).
+  function plan(old, fresh, steps) {
     if (old.isEqualNode(fresh)) {
-      if (old.nodeName === 'INPUT' && old.checked !== fresh.checked) { old.checked = fresh.checked; }
-      return;
+      if (old.nodeName === 'INPUT') { steps.push(['checked', old, fresh]); }
+      return steps;
     }
     if (old.nodeName === 'INPUT' && fresh.nodeName === 'INPUT' && old.type === 'hidden' && fresh.type === 'hidden' && old.name === fresh.name) {
-      old.value = fresh.value; // a hidden field's new value (a speaker, a version): no layout to redo
-      return;
+      steps.push(['value', old, fresh]); // a hidden field's new value (a speaker, a version): no layout to redo
+      return steps;
     }
     if (old.nodeType !== 1 || old.nodeName !== fresh.nodeName || old.id !== fresh.id || /^(INPUT|SELECT|TEXTAREA)$/.test(old.nodeName)) {
-      if (old.nodeType === 3 && fresh.nodeType === 3) { old.data = fresh.data; return; }
-      old.replaceWith(fresh);
-      return;
+      steps.push([old.nodeType === 3 && fresh.nodeType === 3 ? 'data' : 'replace', old, fresh]);
+      return steps;
     }
     var i, a;
     for (i = old.attributes.length - 1; i >= 0; i--) {
       a = old.attributes[i].name;
-      if (!fresh.hasAttribute(a) && !(a === 'open' && old.nodeName === 'DETAILS')) { old.removeAttribute(a); }
+      if (!fresh.hasAttribute(a) && !(a === 'open' && old.nodeName === 'DETAILS')) { steps.push(['unset', old, a]); }
     }
     for (i = 0; i < fresh.attributes.length; i++) {
       a = fresh.attributes[i];
-      if (old.getAttribute(a.name) !== a.value) { old.setAttribute(a.name, a.value); }
+      if (old.getAttribute(a.name) !== a.value) { steps.push(['set', old, a.name, fresh]); }
     }
     // the children are matched by their kind (tag, id, a field's name), not by position: a panel that comes or goes
     // does not make every later sibling (the table of ten seats) differ from the one before it
-    var oc = Array.prototype.slice.call(old.childNodes), fc = Array.prototype.slice.call(fresh.childNodes);
+    var oc = old.childNodes, fc = fresh.childNodes;
     var left = {}, k, j = 0;
     for (i = 0; i < fc.length; i++) { k = kindOf(fc[i]); left[k] = (left[k] || 0) + 1; }
     for (i = 0; i < fc.length; i++) {
       k = kindOf(fc[i]);
-      while (j < oc.length && !left[kindOf(oc[j])]) { oc[j++].remove(); } // none of its kind comes any more
-      if (j < oc.length && kindOf(oc[j]) === k) { morph(oc[j++], fc[i]); } else { old.insertBefore(fc[i], oc[j] || null); }
+      while (j < oc.length && !left[kindOf(oc[j])]) { steps.push(['remove', oc[j++]]); } // none of its kind comes any more
+      if (j < oc.length && kindOf(oc[j]) === k) { plan(oc[j++], fc[i], steps); } else { steps.push(['insert', old, fc[i], oc[j] || null]); }
       left[k]--;
     }
-    while (j < oc.length) { oc[j++].remove(); }
+    while (j < oc.length) { steps.push(['remove', oc[j++]]); }
+    return steps;
+  }
+  function apply(steps) {
+    for (var i = 0; i < steps.length; i++) {
+      var s = steps[i], n = s[1];
+      switch (s[0]) {
+        case 'checked': if (n.checked !== s[2].checked) { n.checked = s[2].checked; } break;
+        case 'value': n.value = s[2].value; break;
+        case 'data': n.data = s[2].data; break;
+        case 'replace': n.replaceWith(s[2]); break;
+        case 'unset': n.removeAttribute(s[2]); break;
+        case 'set': n.setAttribute(s[2], s[3].getAttribute(s[2])); break;
+        case 'remove': n.remove(); break;
+        case 'insert': n.insertBefore(s[2], s[3]); break;
+      }
+    }
   }
   function kindOf(n) {
     return n.nodeType !== 1 ? '#' + n.nodeType : n.nodeName + '#' + n.id + (n.nodeName === 'INPUT' ? '@' + n.name + ':' + n.type : '');
@@ -400,20 +420,30 @@
     return t.content;
   }
   // draw shows the page the engine drew (r.html, or r.page parsed already)
+  // the last drawing: whether it applied a plan made before the tap, and its changes' time (read by the measurements)
+  var drewPlanned = false, drewMs = 0;
+  // the host's last input: a key or a pointer (a finger, a mouse)
+  var lastInput = '';
+  document.addEventListener('keydown', function () { lastInput = 'key'; }, true);
+  document.addEventListener('pointerdown', function () { lastInput = 'pointer'; }, true);
   function draw(r, anchor) {
     var old = document.getElementById('game');
     var fresh = (r.page || parsed(r.html)).querySelector('#game');
     if (!old || !fresh) { return; }
     // a focused element taken out of the page makes the browser lay the page out there and then, in the middle of
     // the morph: the focus is let go first, and given back after if its element stays and a keyboard put it there
-    // (giving it back costs a style pass in the tap: 1-5 ms here)
+    // (giving it back costs a style pass in the tap: 1-5 ms here). Whether a keyboard put it there is asked of the
+    // browser (:focus-visible, a style pass of its own: 1-5 ms under a tap's :active) only after a key.
     var focused = document.activeElement, keyboard = false;
     if (focused && focused !== document.body && old.contains(focused)) {
-      keyboard = focused.matches(':focus-visible');
+      keyboard = lastInput === 'key' && focused.matches(':focus-visible');
       focused.blur();
     }
     holdStage(!!anchor && !anchor.main);
-    morph(old, fresh);
+    drewPlanned = !!(r.steps && r.planned === old && r.gen === pageNow());
+    var m0 = performance.now();
+    if (drewPlanned) { apply(r.steps); } else { morph(old, fresh); }
+    drewMs = performance.now() - m0;
     if (!app) { actionFields(true); } // drawn before the table app runs (kept actions replayed at its start)
     bindPlan();
     bindRoles();
@@ -487,8 +517,18 @@
   function resetAhead() {
     dropAhead();
     // after the next frame (the page just drawn comes first), and after the exchange that drew it, queued first
-    if (app) { requestAnimationFrame(function () { setTimeout(nextAhead, 0); }); }
+    if (app) { requestAnimationFrame(function () { setTimeout(function () { releaseAhead(); nextAhead(); }, 0); }); }
   }
+  // A tap has the device to itself: from the finger's touch on an action to the frame that shows it, the engine
+  // draws nothing more ahead, so that its thread leaves the cores to the page's (on a busy phone, or this machine
+  // with other work, the worker's drawings took the core the tap and its frame waited for). The drawing under way
+  // ends first; the rest go on after the tap's frame, or half a second after a touch that was no tap.
+  var aheadHeld = 0;
+  function holdAhead() {
+    clearTimeout(aheadHeld);
+    aheadHeld = setTimeout(function () { aheadHeld = 0; nextAhead(); }, 500);
+  }
+  function releaseAhead() { clearTimeout(aheadHeld); aheadHeld = 0; }
   // Drawing ahead is for the device the host taps: not while the page is hidden, nor on a device that follows
   // another's actions, until it is touched again.
   var aheadWanted = true;
@@ -497,7 +537,7 @@
     document.addEventListener(type, function () { if (!aheadWanted) { aheadWanted = true; nextAhead(); } }, true);
   });
   function nextAhead() {
-    if (!app || aheadBusy || conflict || document.hidden || !aheadWanted) { return; }
+    if (!app || aheadBusy || aheadHeld || conflict || document.hidden || !aheadWanted) { return; }
     if (!aheadQueue) { aheadQueue = candidates(); }
     var c;
     do { c = aheadQueue.shift(); } while (c && read(c).key in ahead);
@@ -519,26 +559,45 @@
   // so that a tap only fills in the time and morphs; a key (no pointerdown) parses it in the tap. Parsing the main
   // action's drawing in idle time instead was a task of 10-35 ms, the longest of the page's after its load. The
   // time's mark must stand in text only, where it is filled in.
+  // The page's comparison with the drawing is made then too (plan), and the tap applies it, unless the page
+  // changed in between (a timer's tick, a message, another device's action): then the tap compares again.
   function parse(r) {
-    if (r.page) { return; }
-    var page = document.importNode(parsed(r.html), true), found = 0, w = document.createTreeWalker(page, NodeFilter.SHOW_TEXT), n;
-    while ((n = w.nextNode())) { if (n.data.indexOf(r.mark) >= 0) { found += n.data.split(r.mark).length - 1; } }
-    if (found === r.html.split(r.mark).length - 1) { r.page = page; }
+    if (!r.page) {
+      var page = document.importNode(parsed(r.html), true), found = 0, w = document.createTreeWalker(page, NodeFilter.SHOW_TEXT), n, marked = [];
+      while ((n = w.nextNode())) { if (n.data.indexOf(r.mark) >= 0) { found += n.data.split(r.mark).length - 1; marked.push(n); } }
+      if (found !== r.html.split(r.mark).length - 1) { return; }
+      r.page = page; r.marked = marked;
+    }
+    var old = document.getElementById('game'), fresh = r.page.querySelector('#game');
+    if (changes && old && fresh && !(r.steps && r.planned === old && r.gen === pageNow())) {
+      r.gen = pageNow(); r.planned = old; r.steps = plan(old, fresh, []);
+    }
+  }
+  // pageNow counts the changes made to the game's part of the page: a plan is applied only to the page it was
+  // made from
+  var pageGen = 0, changes = window.MutationObserver && new MutationObserver(function () { pageGen++; });
+  if (changes && document.getElementById('game')) {
+    changes.observe(document.getElementById('game'), { subtree: true, childList: true, attributes: true, characterData: true });
+  }
+  function pageNow() {
+    if (!changes) { return -1; } // no way to tell: never planned ahead (-1 stands for "changed")
+    if (changes.takeRecords().length) { pageGen++; }
+    return pageGen;
   }
   document.addEventListener('pointerdown', function (e) {
     var b = e.target.closest && e.target.closest('button');
     var f = b && b.form;
     if (!app || !f || !document.getElementById('game').contains(f)) { return; }
     var m = (f.getAttribute('action') || '').match(/\/(act|undo)$/);
+    if (m) { holdAhead(); }
     var r = m && ahead[actionKey(m[1], formOf(f, b))];
     if (r) { parse(r); }
   }, true);
   // timed fills an action's time in for the mark in a drawing made ahead
   function timed(r, at) {
     if (!r.page) { return { html: r.html.split(r.mark).join(at) }; }
-    var w = document.createTreeWalker(r.page, NodeFilter.SHOW_TEXT), n;
-    while ((n = w.nextNode())) { if (n.data.indexOf(r.mark) >= 0) { n.data = n.data.split(r.mark).join(at); } }
-    return { page: r.page };
+    r.marked.forEach(function (n) { n.data = n.data.split(r.mark).join(at); });
+    return r;
   }
   document.addEventListener('change', function (e) {
     var f = e.target.form;
@@ -569,6 +628,7 @@
     var t0 = performance.now();
     if (tapAt && tapAt <= t0 && t0 - tapAt < 1000) { t0 = tapAt; }
     tapAt = 0;
+    var handled = performance.now() - t0; // the wait for the page's thread, and the click's way to this handler
     var anchor = anchorOf(submitter || f);
     var op = kind === 'undo' ? { key: newKey(), undo: true } : { key: newKey(), form: formOf(f, submitter), at: timeOf(Date.now()) };
     var speech = f.elements.type && f.elements.type.value === 'speech';
@@ -576,10 +636,10 @@
     dropAhead(); // drawn for the page as it was
     // measured takes a tap's times: the page drawn (now), the next frame begun (its requestAnimationFrame)
     function measured(engineMs, workerMs) {
-      var drawnMs = performance.now() - t0;
+      var drawnMs = performance.now() - t0, planned = drewPlanned, morphMs = drewMs;
       requestAnimationFrame(function () {
         var frame = performance.now() - t0;
-        parts.push({ type: op.undo ? 'undo' : (f.elements.type && f.elements.type.value) || '', engine: engineMs, worker: workerMs, drawn: drawnMs, frame: frame, ahead: !!drawn });
+        parts.push({ type: op.undo ? 'undo' : (f.elements.type && f.elements.type.value) || '', engine: engineMs, worker: workerMs, drawn: drawnMs, frame: frame, ahead: !!drawn, planned: planned, handled: handled, morph: morphMs });
         performance.measure('tap-to-frame', { start: t0, end: t0 + frame });
       });
     }
