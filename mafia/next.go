@@ -82,6 +82,20 @@ type Next struct {
 // Plan returns the steps in order; the first is the current one.
 func (n *Next) Plan() []PlanStep { return n.Steps[:n.N] }
 
+// BestMoveSeat is the seat whose best move may be recorded now (his own step, or inside his last word), 0 when
+// none is.
+func (n *Next) BestMoveSeat() int {
+	if !n.Allowed.Has(EvBestMove) {
+		return 0
+	}
+	for _, p := range n.Plan() {
+		if p.Step == StepBestMove || p.Step == StepLastWord && p.WithBestMove {
+			return p.Seat
+		}
+	}
+	return 0
+}
+
 // Current returns the first step of the plan.
 func (n *Next) Current() PlanStep {
 	if n.N == 0 {

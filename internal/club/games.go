@@ -674,10 +674,20 @@ func importedExtra(rec *record.Record) json.RawMessage {
 	return out
 }
 
-// DealRoles deals roles at random with crypto/rand: the rule set's table for n players, or for the home rule sets
-// (which fix none) the given number of mafia, one commissar, a doctor if asked, and citizens. The deal is checked
-// against the rule set before it is returned.
+// DealRoles deals roles at random with crypto/rand: the roles of TableRoles, shuffled.
 func DealRoles(rs *mafia.Rules, n, mafiaN int, doctor bool) ([]mafia.Role, error) {
+	roles, err := TableRoles(rs, n, mafiaN, doctor)
+	if err != nil {
+		return nil, err
+	}
+	Shuffle(len(roles), func(i, j int) { roles[i], roles[j] = roles[j], roles[i] })
+	return roles, nil
+}
+
+// TableRoles is the roles of a table of n, in no particular order: the rule set's table for n players, or for the
+// home rule sets (which fix none) the given number of mafia, one commissar, a doctor if asked, and citizens. They
+// are checked against the rule set before they are returned.
+func TableRoles(rs *mafia.Rules, n, mafiaN int, doctor bool) ([]mafia.Role, error) {
 	var roles []mafia.Role
 	if comp, ok := rs.Composition(n); ok {
 		for _, role := range []mafia.Role{mafia.Citizen, mafia.Sheriff, mafia.Mafia, mafia.Don} {
@@ -706,7 +716,6 @@ func DealRoles(rs *mafia.Rules, n, mafiaN int, doctor bool) ([]mafia.Role, error
 	if err := rs.ValidateRoles(roles); err != nil {
 		return nil, err
 	}
-	Shuffle(len(roles), func(i, j int) { roles[i], roles[j] = roles[j], roles[i] })
 	return roles, nil
 }
 

@@ -5,9 +5,11 @@ package demo
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"time"
 
+	"mafiaclub/internal/club"
 	"mafiaclub/mafia"
 	"mafiaclub/mafia/record"
 )
@@ -46,7 +48,8 @@ type table struct {
 	speechLeft           float64                 // seconds left of the speech under way
 	extras               bool                    // the extra points after the end are given (or not)
 	actions              int
-	fallbacks            int // events the table had to replace by a plain one (a test counts them: none)
+	fallbacks            int        // events the table had to replace by a plain one (a test counts them: none)
+	scratch              mafia.Game // where the engine tries what an action would do
 }
 
 func newTable(rng *rand.Rand, g *mafia.Game, style Style) *table {
@@ -106,31 +109,22 @@ var homeDoctor = map[string][]byte{"night_order": []byte(`["mafia","doctor","com
 	"tie_model": []byte(`"lift"`), "reveal_on_elimination": []byte(`true`), "last_word": []byte(`true`),
 	"doctor_self_heal": []byte(`false`), "doctor_repeat_target": []byte(`false`)}
 
-// dealDemo deals the roles of a table of n at random (the rule set's table; for the home rule sets a commissar,
-// a doctor in home-doctor, and two or three mafia) and the options the demo plays the rule set with.
+// dealDemo deals the roles of a table of n at random, as the site deals them (club.TableRoles: the rule set's table;
+// for the home rule sets a commissar, a doctor in home-doctor, and two or three mafia), and the options the demo
+// plays the rule set with.
 func dealDemo(rng *rand.Rand, rules string, n int) ([]mafia.Role, map[string][]byte) {
 	rs, _ := mafia.RuleSet(rules)
-	var roles []mafia.Role
-	var opts map[string][]byte
-	if comp, ok := rs.Composition(n); ok {
-		for _, r := range []mafia.Role{mafia.Sheriff, mafia.Mafia, mafia.Don} {
-			for k := 0; k < comp[r]; k++ {
-				roles = append(roles, r)
-			}
-		}
-	} else {
-		roles = append(roles, mafia.Commissar, mafia.Mafia, mafia.Mafia)
-		if n >= 10 {
-			roles = append(roles, mafia.Mafia)
-		}
-		if rules == "home-doctor" {
-			roles = append(roles, mafia.Doctor)
-			roles[1] = mafia.Don
-			opts = homeDoctor
-		}
+	mafiaN := 2
+	if n >= 10 {
+		mafiaN = 3
 	}
-	for len(roles) < n {
-		roles = append(roles, mafia.Citizen)
+	var opts map[string][]byte
+	if rules == "home-doctor" {
+		opts = homeDoctor
+	}
+	roles, err := club.TableRoles(rs, n, mafiaN, rules == "home-doctor")
+	if err != nil {
+		panic(fmt.Sprintf("demo: no table of %d for %s: %v", n, rules, err)) // the demo deals only tables its rule sets have
 	}
 	rng.Shuffle(n, func(i, j int) { roles[i], roles[j] = roles[j], roles[i] })
 	return roles, opts
@@ -170,19 +164,6 @@ func firstEvent(nx *mafia.Next) mafia.PlanStep {
 		}
 	}
 	return mafia.PlanStep{}
-}
-
-// bestMoveSeat returns the seat whose best move is due now, 0 when none.
-func bestMoveSeat(nx *mafia.Next) int {
-	if !nx.Allowed.Has(mafia.EvBestMove) {
-		return 0
-	}
-	for _, p := range nx.Plan() {
-		if p.Step == mafia.StepBestMove || p.Step == mafia.StepLastWord && p.WithBestMove {
-			return p.Seat
-		}
-	}
-	return 0
 }
 
 // waits is the time the table takes before the step of the plan that records the next event: the rest of the
@@ -278,7 +259,7 @@ func (t *table) next() (Action, bool) {
 		return t.stop()
 	}
 	nx := g.Next()
-	if bm := bestMoveSeat(&nx); bm != 0 {
+	if bm := nx.BestMoveSeat(); bm != 0 {
 		return t.bestMove(bm)
 	}
 	if g.Finished() {
@@ -383,7 +364,9 @@ func (t *table) duringSpeech(nx *mafia.Next, day int) (Action, bool) {
 		if !nx.Allowed.Has(mafia.EvFoul) {
 			e = mafia.Warning(s)
 		}
-		if g.Fouls(s) < 3 && g.Warnings(s) < 2 && t.try(e) { // a fourth foul (a third warning) is rarer still
+		// never a foul that removes the player (the engine says which: a fourth foul, a third warning): the demo's
+		// removals are its disqualifications
+		if eff, err := g.Effect(e, &t.scratch); err == nil && eff.Leaves == 0 && t.try(e) {
 			return t.act(mid(), e), true
 		}
 	}

@@ -323,6 +323,8 @@ func (b *builder) pastNight(idx int, start time.Time, regular []float64, story n
 		}
 	}
 	slices.Sort(regs)
+	// who stays in the main line-up: two tables of 7 at least, whatever the cancellations
+	stay := len(regs) - len(story.late) - len(story.noShow)
 	for _, m := range regs {
 		u := b.members[m]
 		forced := slices.Contains(story.late, m) || slices.Contains(story.noShow, m)
@@ -348,7 +350,8 @@ func (b *builder) pastNight(idx int, start time.Time, regular []float64, story n
 			b.add(start.Add(20*time.Minute), "no-show", func() error {
 				return b.svc.Nights.SetNoShow(b.ctx, b.admin, night.ID, u.ID, true)
 			})
-		case b.rng.IntN(12) == 0:
+		case b.rng.IntN(12) == 0 && stay > 14:
+			stay--
 			cancel := at.Add(time.Duration(b.rng.Int64N(int64(deadline.Sub(at) - time.Hour))))
 			b.add(cancel, "cancellation", func() error {
 				_, err := b.svc.Nights.Cancel(b.ctx, u, night.ID)

@@ -306,14 +306,7 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 		}
 		break
 	}
-	if v.Allowed["best_move"] {
-		for _, ps := range next.Plan() {
-			if ps.Step == mafia.StepBestMove || ps.WithBestMove {
-				v.BestMover = ps.Seat
-				break
-			}
-		}
-	}
+	v.BestMover = next.BestMoveSeat()
 	// The next speech ends the morning, and the best move with it (R56): while it is due, recording it is the
 	// main action and calling the next speaker is a separate choice.
 	v.BMDue = v.BestMover != 0
