@@ -203,6 +203,11 @@ func (b *Bot) press(ctx context.Context, c *Client, q *CallbackQuery) error {
 	}
 	user, action, st, err := b.Svc.Telegram.Press(ctx, chat, q.Data)
 	lang := b.Texts.Lang(user, q.From.Language)
+	if user == nil { // a forged button: still answered in the chat's member's language
+		if u, err := b.Svc.Telegram.ChatUser(ctx, chat); err == nil {
+			lang = b.Texts.Lang(u, q.From.Language)
+		}
+	}
 	answer, alert := "", false
 	switch {
 	case err != nil:

@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"errors"
-	"html"
 	"net/http"
 	"net/url"
 	"sort"
@@ -22,13 +21,16 @@ import (
 // /admin/telegram. The bot's and the sender's texts come from the same catalogues (LANG.telegram.json), through
 // TelegramTexts and TelegramRender.
 
+// tgEscape escapes a text for Telegram's HTML, which asks only for these three.
+var tgEscape = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace
+
 // TelegramTexts is the bot's texts (telegram.Texts) from the site's catalogues.
 func (s *Server) TelegramTexts() telegram.Texts { return tgTexts{s} }
 
 type tgTexts struct{ s *Server }
 
 func (x tgTexts) T(lang, key string, args ...any) string {
-	return html.EscapeString(x.s.Catalog.T(lang, key, args...))
+	return tgEscape(x.s.Catalog.T(lang, key, args...))
 }
 
 // Error says a refusal: the club's own words for it where the catalogue has them (not the site's "check the
@@ -37,10 +39,10 @@ func (x tgTexts) Error(lang string, err error) string {
 	var ce *club.Error
 	if errors.As(err, &ce) && ce.Code != club.Internal && club.RuleError(err) == nil {
 		if m, ok := x.s.domainText(lang, ce); ok {
-			return html.EscapeString(upperFirst(m))
+			return tgEscape(upperFirst(m))
 		}
 	}
-	return html.EscapeString(x.s.errorText(lang, err))
+	return tgEscape(x.s.errorText(lang, err))
 }
 
 func upperFirst(s string) string {
@@ -78,8 +80,8 @@ func (x tgTexts) Night(lang string, st *club.NightStand) string {
 	T := x.T
 	n := st.Night
 	var b strings.Builder
-	b.WriteString("<b>" + html.EscapeString(x.NightLine(lang, n)) + "</b>\n")
-	b.WriteString(html.EscapeString(x.s.Catalog.N(lang, "tg.places.n", n.MainSize(), n.Main, n.Reserve)))
+	b.WriteString("<b>" + tgEscape(x.NightLine(lang, n)) + "</b>\n")
+	b.WriteString(tgEscape(x.s.Catalog.N(lang, "tg.places.n", n.MainSize(), n.Main, n.Reserve)))
 	if n.Note != "" {
 		b.WriteString("\n" + T(lang, "notice.note", n.Note))
 	}
@@ -113,9 +115,9 @@ func (s *Server) TelegramRender(ctx context.Context, m club.TelegramMessage) (st
 		lang := x.Lang(&club.User{Lang: m.Lang}, "")
 		title, lines := s.noticeText(lang, m.Notice)
 		var b strings.Builder
-		b.WriteString("<b>" + html.EscapeString(s.clubName(ctx, lang)+": "+title) + "</b>")
+		b.WriteString("<b>" + tgEscape(s.clubName(ctx, lang)+": "+title) + "</b>")
 		for _, l := range lines {
-			b.WriteString("\n" + html.EscapeString(l))
+			b.WriteString("\n" + tgEscape(l))
 		}
 		var k telegram.Keyboard
 		if m.Notice.NightID != 0 && s.PublicURL != "" {
@@ -159,9 +161,9 @@ func (s *Server) channelPost(ctx context.Context, key string) (string, telegram.
 			return "", nil, false
 		}
 		path := "/nights/" + idText
-		b.WriteString("<b>" + x.T(lang, "tg.post."+kind) + "</b>\n" + html.EscapeString(x.NightLine(lang, *n)) + "\n")
+		b.WriteString("<b>" + x.T(lang, "tg.post."+kind) + "</b>\n" + tgEscape(x.NightLine(lang, *n)) + "\n")
 		if kind == "night" {
-			b.WriteString(html.EscapeString(s.Catalog.N(lang, "tg.places.n", n.MainSize(), n.Main, n.Reserve)))
+			b.WriteString(tgEscape(s.Catalog.N(lang, "tg.places.n", n.MainSize(), n.Main, n.Reserve)))
 			if n.Note != "" {
 				b.WriteString("\n" + x.T(lang, "notice.note", n.Note))
 			}
@@ -206,7 +208,7 @@ func (s *Server) channelPost(ctx context.Context, key string) (string, telegram.
 			if i == 3 {
 				break
 			}
-			b.WriteString("\n" + html.EscapeString(strconv.Itoa(i+1)+". "+sp.name+" "+hostview.PointsIn(lang, sp.pts)))
+			b.WriteString("\n" + tgEscape(strconv.Itoa(i+1)+". "+sp.name+" "+hostview.PointsIn(lang, sp.pts)))
 		}
 		if bm := bestMove(st); bm != "" {
 			b.WriteString("\n" + x.T(lang, "tg.post.best_move", bm))
@@ -227,7 +229,7 @@ func (s *Server) channelPost(ctx context.Context, key string) (string, telegram.
 			if i == 10 {
 				break
 			}
-			b.WriteString("\n" + html.EscapeString(strconv.Itoa(l.Rank)+". "+parts[l.Participant].Name+" "+hostview.PointsIn(lang, l.Points)))
+			b.WriteString("\n" + tgEscape(strconv.Itoa(l.Rank)+". "+parts[l.Participant].Name+" "+hostview.PointsIn(lang, l.Points)))
 		}
 		return b.String(), open("/tournaments/" + strconv.FormatInt(tour.ID, 10)), true
 	}
