@@ -592,7 +592,7 @@ func (t *Telegram) Sent(ctx context.Context, id int64) error {
 }
 
 // MaxTelegramTries is how many sends of a message may fail before it is given up (RetryAfter's waits: about
-// eleven hours in all); its notice stays in the member's inbox.
+// nine hours in all); its notice stays in the member's inbox.
 const MaxTelegramTries = 15
 
 // Failed records a failed send and puts the next off: by wait when Telegram said how long (429's retry_after),

@@ -263,7 +263,7 @@ func TestTelegramNoticesInHisLanguage(t *testing.T) {
 	if _, err := svc.Notices.Remind(ctx); err != nil {
 		t.Fatal(err)
 	}
-	g.drain() // before the cancellation below, which takes an unsent reminder out of the outbox
+	g.drain()                                                // before the cancellation below, which takes an unsent reminder out of the outbox
 	g.clk.t = time.Date(2026, 12, 10, 16, 0, 0, 0, time.UTC) // the night's day: a late cancellation's strike
 	if r := g.post(ru, path+"/cancel", nil); r.StatusCode != http.StatusSeeOther {
 		t.Fatalf("cancel: %d %s", r.StatusCode, errorOf(r.Body))

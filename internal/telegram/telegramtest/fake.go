@@ -43,10 +43,12 @@ type Fault struct {
 
 // The faults Telegram answers with.
 var (
-	Down      = Fault{Status: http.StatusBadGateway}
-	Blocked   = Fault{Status: http.StatusForbidden, Description: "Forbidden: bot was blocked by the user"}
-	ChatGone  = Fault{Status: http.StatusBadRequest, Description: "Bad Request: chat not found"}
-	TooMany   = func(seconds int) Fault { return Fault{Status: http.StatusTooManyRequests, Description: "Too Many Requests: retry after " + strconv.Itoa(seconds), RetryAfter: seconds} }
+	Down     = Fault{Status: http.StatusBadGateway}
+	Blocked  = Fault{Status: http.StatusForbidden, Description: "Forbidden: bot was blocked by the user"}
+	ChatGone = Fault{Status: http.StatusBadRequest, Description: "Bad Request: chat not found"}
+	TooMany  = func(seconds int) Fault {
+		return Fault{Status: http.StatusTooManyRequests, Description: "Too Many Requests: retry after " + strconv.Itoa(seconds), RetryAfter: seconds}
+	}
 	BadMarkup = Fault{Status: http.StatusBadRequest, Description: "Bad Request: can't parse entities"}
 )
 
