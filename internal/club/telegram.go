@@ -677,7 +677,8 @@ func (t *Telegram) ScanChannel(ctx context.Context) (int, error) {
 			}
 		}
 	}
-	games, err := t.store.Games(ctx, GameFilter{From: since, Limit: 200})
+	// the games begun in the last two days (a game is saved the evening it is played)
+	games, err := t.store.Games(ctx, GameFilter{From: maxTime(since, now.Add(-48*time.Hour)), Limit: 200})
 	if err != nil {
 		return queued, err
 	}
@@ -758,3 +759,10 @@ func (t *Telegram) ChannelStage(ctx context.Context, stageID int64) (*Stage, *To
 
 // tgError is a refusal whose message the catalogues translate (its Format).
 func tgError(code Code, msg string) *Error { return &Error{Code: code, Message: msg, Format: msg} }
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}

@@ -211,8 +211,17 @@ func (db *DB) TelegramFailures(ctx context.Context, limit int) ([]club.TelegramM
 	return db.telegramMessages(ctx, `o.last_error != '' ORDER BY o.id DESC LIMIT ?`, limit)
 }
 
-// TelegramPost queues a post once per key.
+// TelegramPost queues a post once per key. The channel's scan asks again for every recent night and game each
+// round: a key queued already is found by a read, so that it takes no write (SQLite's one writer).
 func (db *DB) TelegramPost(ctx context.Context, key, chat string, now time.Time) (bool, error) {
+	var one int
+	switch err := db.r.QueryRowContext(ctx, `SELECT 1 FROM telegram_outbox WHERE post = ?`, key).Scan(&one); err {
+	case nil:
+		return false, nil
+	case sql.ErrNoRows:
+	default:
+		return false, translate(err, "telegram outbox")
+	}
 	res, err := db.w.ExecContext(ctx, `INSERT INTO telegram_outbox (chat, post, at, next_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
 		chat, key, ms(now), ms(now))
 	if err != nil {
