@@ -620,3 +620,67 @@ func waitFor(t *testing.T, cond func() bool) {
 	}
 	t.Fatal("the bot did not answer")
 }
+
+// A tournament's standings go to the channel once every game of a round is saved.
+func TestTelegramChannelTournamentRound(t *testing.T) {
+	g := newTG(t)
+	ctx := context.Background()
+	if r := g.post(g.admin, "/admin/telegram", url.Values{"channel": {"@club_channel"}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("channel: %d", r.StatusCode)
+	}
+	adminUser, _ := g.store.UserByLogin(ctx, "admin")
+	judge := g.login("host", "demo-host")
+	hostUser, _ := g.store.UserByLogin(ctx, "host")
+	r := g.post(g.admin, "/tournaments", url.Values{"name": {"Winter Cup"}, "from": {"2026-12-01"}, "to": {"2026-12-02"}, "place": {"Hall"},
+		"rules": {"fiim-xcraft"}, "chief": {strconv.FormatInt(adminUser.ID, 10)}})
+	if r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("tournament: %d %s", r.StatusCode, errorOf(r.Body))
+	}
+	tour := r.Header.Get("Location")
+	for _, n := range []string{"Joker", "Bohdana", "Cyborg", "Dana", "Emil", "Fantom", "Halyna", "Iris", "Jarvis", "Guest Ten"} {
+		if r := g.post(g.admin, tour+"/participants", url.Values{"name": {n}}); r.StatusCode != http.StatusSeeOther {
+			t.Fatalf("add %s: %d", n, r.StatusCode)
+		}
+	}
+	if r := g.post(g.admin, tour+"/stages", url.Values{"name": {"Qualifying"}, "rounds": {"2"}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("stage: %d %s", r.StatusCode, errorOf(r.Body))
+	}
+	stages, _ := g.store.Stages(ctx, mustID(t, tour))
+	st := strconv.FormatInt(stages[0].ID, 10)
+	g.post(g.admin, tour+"/judge", url.Values{"stage": {st}, "table": {"1"}, "user": {strconv.FormatInt(hostUser.ID, 10)}})
+	r = g.post(judge, tour+"/start", url.Values{"stage": {st}, "round": {"1"}, "table": {"1"}})
+	if r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("start: %d %s", r.StatusCode, errorOf(r.Body))
+	}
+	id, _ := strconv.ParseInt(strings.TrimPrefix(r.Header.Get("Location"), "/games/"), 10, 64)
+	game, _ := g.store.Game(ctx, id)
+	for _, s := range game.Seats {
+		if s.Role == "mafia" {
+			g.mustAct(judge, id, "type", "team_loss", "seat", strconv.Itoa(s.Seat), "reason", "oath")
+			break
+		}
+	}
+	g.drain()
+	for _, p := range g.fake.To("@club_channel") {
+		if strings.Contains(p.Text, "Winter Cup") {
+			t.Fatalf("standings before the round's games are saved: %q", p.Text)
+		}
+	}
+	if r := g.post(judge, "/games/"+strconv.FormatInt(id, 10)+"/save", url.Values{"version": {strconv.FormatInt(g.version(id), 10)}, "rated": {"yes"}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("save: %d %s", r.StatusCode, errorOf(r.Body))
+	}
+	g.drain()
+	g.drain()
+	var standings []telegramtest.Call
+	for _, p := range g.fake.To("@club_channel") {
+		if strings.Contains(p.Text, g.cat.T("uk", "tg.post.round", "Winter Cup", "Qualifying", 1)) {
+			standings = append(standings, p)
+		}
+	}
+	if len(standings) != 1 || !strings.Contains(standings[0].Text, "1. ") || !strings.Contains(standings[0].Text, "10. ") {
+		t.Fatalf("the round's standings: %+v", g.fake.To("@club_channel"))
+	}
+	if b := standings[0].Keyboard[0][0]; b.URL != "https://club.example.org"+tour {
+		t.Errorf("the standings' link: %+v", b)
+	}
+}
