@@ -46,6 +46,9 @@ type config struct {
 	maxStreams, maxStreamsPerAddress  int
 	badEnv                            map[string]string // a bound's flag -> its variable's text, when no number
 	trustedProxies                    string
+	telegramToken, telegramAPI        string // the club's bot (telegram.go)
+	telegramWebhook                   bool
+	publicURL                         string
 }
 
 // envInt reads a number from the environment into c: def when unset; when not a number, -1 (refused when the
@@ -95,6 +98,7 @@ func serveFlags(fs *flag.FlagSet) *config {
 	fs.StringVar(&c.tlsCert, "tls-cert", env("MAFIACLUB_TLS_CERT", ""), "serve HTTPS with this certificate file (PEM, the chain included) (MAFIACLUB_TLS_CERT)")
 	fs.StringVar(&c.tlsKey, "tls-key", env("MAFIACLUB_TLS_KEY", ""), "the certificate's private key file (PEM) (MAFIACLUB_TLS_KEY)")
 	fs.StringVar(&c.smtp, "smtp", env("MAFIACLUB_SMTP", ""), "mail server for members' notices, smtp://user:pass@host:port?from=club@example.org (MAFIACLUB_SMTP)")
+	telegramFlags(fs, c)
 	return c
 }
 
@@ -239,6 +243,12 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer stopNotices()
+	stopTelegram, err := startTelegram(site, c, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
+		return 2
+	}
+	defer stopTelegram()
 	if isPostgresURL(c.db) {
 		// several servers may serve one PostgreSQL database: each change reaches the others' pages (spectators,
 		// the host's other devices) through LISTEN/NOTIFY

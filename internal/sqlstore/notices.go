@@ -24,6 +24,11 @@ func notify(ctx context.Context, tx *txn, userID int64, kind club.NoticeKind, ni
 		SELECT ?, email, ? FROM users WHERE id = ? AND email != '' AND email_off = 0`, id, ms(now), userID); err != nil {
 		return translate(err, "outbox")
 	}
+	// and to his linked Telegram chat (issue 28, telegram.go)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO telegram_outbox (chat, user_id, notice_id, at, next_at)
+		SELECT CAST(chat_id AS TEXT), user_id, ?, ?, ? FROM telegram_links WHERE user_id = ? AND dead_at IS NULL`, id, ms(now), ms(now), userID); err != nil {
+		return translate(err, "telegram outbox")
+	}
 	return nil
 }
 
@@ -33,7 +38,12 @@ func notify(ctx context.Context, tx *txn, userID int64, kind club.NoticeKind, ni
 func dropReminders(ctx context.Context, tx *txn, userID, nightID int64) error {
 	_, err := tx.ExecContext(ctx, `DELETE FROM outbox WHERE sent_at IS NULL AND notice_id IN
 		(SELECT id FROM notices WHERE user_id = ? AND night_id = ? AND kind = ?)`, userID, nightID, string(club.NoticeReminder))
-	return translate(err, "outbox")
+	if err != nil {
+		return translate(err, "outbox")
+	}
+	_, err = tx.ExecContext(ctx, `DELETE FROM telegram_outbox WHERE sent_at IS NULL AND dropped_at IS NULL AND notice_id IN
+		(SELECT id FROM notices WHERE user_id = ? AND night_id = ? AND kind = ?)`, userID, nightID, string(club.NoticeReminder))
+	return translate(err, "telegram outbox")
 }
 
 // strike records a strike once, and tells the member when it is new.

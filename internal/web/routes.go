@@ -113,6 +113,14 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /live/{id}/broadcast", s.require(club.RoleHost, s.setBroadcast))
 	mux.HandleFunc("POST /live/settings", s.require(club.RoleAdmin, s.setDefaultBroadcast))
 
+	// the club's Telegram (issue 28): a member's link, the admin's settings and failures, the bot's webhook
+	mux.HandleFunc("GET /me/telegram", s.require(club.RoleMember, s.telegramPage))
+	mux.HandleFunc("POST /me/telegram/link", s.require(club.RoleMember, s.telegramLink))
+	mux.HandleFunc("POST /me/telegram/unlink", s.require(club.RoleMember, s.telegramUnlink))
+	mux.HandleFunc("GET /admin/telegram", s.require(club.RoleAdmin, s.adminTelegramPage))
+	mux.HandleFunc("POST /admin/telegram", s.require(club.RoleAdmin, s.saveAdminTelegram))
+	mux.HandleFunc("POST /telegram/{secret}", s.telegramWebhook) // Telegram's own: its secret, checked by the bot
+
 	// anything else: the site's own page, in the reader's language
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { s.fail(w, r, club.Errorf(club.NotFound, "no such page")) })
 }

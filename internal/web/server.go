@@ -52,6 +52,10 @@ type Server struct {
 	Live *live.Hub
 	// Stream is how spectators' streams are served: heartbeats, the bound on one write, the end at shutdown.
 	Stream live.Stream
+	// PublicURL is the site's address as members reach it (https://club.example.org), for the links of the
+	// club's Telegram messages; "" leaves them out. TelegramWebhook serves Telegram's webhook, nil without one.
+	PublicURL       string
+	TelegramWebhook http.Handler
 	// MetricsToken, when set, opens /metrics to requests that carry it (see metricsAllowed).
 	MetricsToken string
 	// BackupDir is where an admin's backups from the site are written ("" : the site offers none).
