@@ -308,6 +308,19 @@ func (s *Server) telegramUnlink(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/me/telegram", http.StatusSeeOther)
 }
 
+// postWhat says in words which channel post a key names ("night:3": the club night 3's announcement; "round:T:R":
+// tournament T's standings after round R).
+func postWhat(p Page, key string) string {
+	f := strings.Split(key, ":")
+	switch {
+	case len(f) == 2 && (f[0] == "night" || f[0] == "lineup" || f[0] == "live" || f[0] == "result"):
+		return p.T("tg.admin.post."+f[0], f[1])
+	case len(f) == 3 && f[0] == "round":
+		return p.T("tg.admin.post.round", f[1], f[2])
+	}
+	return p.T("tg.admin.post", key)
+}
+
 type failureRow struct {
 	club.TelegramMessage
 	What, State, When string
@@ -348,7 +361,7 @@ func (s *Server) renderAdminTelegram(w http.ResponseWriter, r *http.Request, cod
 			title, _ := s.noticeText(p.Lang, m.Notice)
 			row.What = p.T("tg.admin.to_member", m.Name, title)
 		default:
-			row.What = p.T("tg.admin.post", m.Post)
+			row.What = postWhat(p, m.Post)
 		}
 		switch {
 		case !m.SentAt.IsZero():

@@ -684,3 +684,21 @@ func TestTelegramChannelTournamentRound(t *testing.T) {
 		t.Errorf("the standings' link: %+v", b)
 	}
 }
+
+// A channel post that failed is named on the admin's page in words (which night's announcement), not by the
+// outbox's key ("night:3").
+func TestTelegramChannelFailureInWords(t *testing.T) {
+	g := newTG(t)
+	if r := g.post(g.admin, "/admin/telegram", url.Values{"channel": {"@club_channel"}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("channel: %d %s", r.StatusCode, errorOf(r.Body))
+	}
+	g.fake.Fail("@club_channel", telegramtest.Down)
+	g.clk.t = g.clk.t.Add(time.Minute)
+	path := g.newNight(g.admin, "2026-12-02", "19:00", 1, 10)
+	g.drain()
+	id := strings.TrimPrefix(path, "/nights/")
+	page := g.get(g.admin, "/admin/telegram").Body
+	if want := g.cat.T("uk", "tg.admin.post.night", id); !strings.Contains(page, want) || strings.Contains(page, "night:"+id) {
+		t.Errorf("the admin's page names the failed post by its key, or not in words (%q): %s", want, page)
+	}
+}
