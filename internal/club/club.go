@@ -317,6 +317,7 @@ type Store interface {
 	NoticeStore
 	LiveStore
 	ClubStore
+	SummaryStore
 }
 
 // LiveStore keeps what the live pages need: each game's broadcast delay and the club's settings (its default).

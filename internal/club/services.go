@@ -21,6 +21,7 @@ type Services struct {
 	Backups     *Backups     // copies of the database (SQLite), made from the site by an admin
 	Notices     *Notices     // members' inboxes and e-mail settings; the outbox and the reminders
 	Club        *Clubs       // the club's identity: its name, description, logo, links and defaults
+	Summaries   *Summaries   // the games of the club's old protocols: imported from summaries, deleted
 }
 
 // NewServices builds the services over a store, all on one clock. The backups folder is set apart
@@ -36,6 +37,7 @@ func NewServices(store Store, clock *Clock) *Services {
 	s.Notices = &Notices{store: store, clock: clock}
 	s.Live = &Live{store: store, games: s.Games, clock: clock}
 	s.Club = &Clubs{store: store, clock: clock}
+	s.Summaries = &Summaries{store: store, clock: clock}
 	return s
 }
 
