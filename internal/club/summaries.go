@@ -241,15 +241,15 @@ func (s *Summaries) Log(ctx context.Context, u *User) ([]SummaryLogEntry, error)
 	return s.store.SummaryLog(ctx, 100)
 }
 
-// Game returns a saved summary game for its public page, with its facts scored again (NotFound for a game that is
-// none).
+// Game returns a saved summary game for its public page, with its facts scored again; the summary is nil for a
+// game that is none (a replayed game: its page replays it).
 func (s *Summaries) Game(ctx context.Context, gameID int64) (*Game, *SummaryGame, error) {
 	g, err := s.store.Game(ctx, gameID)
 	if err != nil {
 		return nil, nil, err
 	}
 	if !g.IsSummary() {
-		return nil, nil, Errorf(NotFound, "no such game")
+		return g, nil, nil
 	}
 	facts, err := s.store.GameSummary(ctx, gameID)
 	if err != nil {

@@ -30,7 +30,7 @@ const SummarySourcePrefix = "summary:"
 
 // IsSummary reports whether the game was imported from an old protocol's summary: it has no events and does not
 // replay; its page shows the summary.
-func (g *Game) IsSummary() bool { return strings.HasPrefix(g.Source, SummarySourcePrefix) }
+func (g Game) IsSummary() bool { return strings.HasPrefix(g.Source, SummarySourcePrefix) }
 
 // MaxSummaryProblems is how many problems of a file are reported; a file with more has them all fixed the same way.
 const MaxSummaryProblems = 100
@@ -671,6 +671,11 @@ func checkSummary(j *summaryJSON, where SummaryProblem, zone *time.Location, def
 	if j.Time == "" && !strings.ContainsAny(strings.TrimSpace(j.Date), " T") {
 		// a game without a time is at the start of its day, game N N minutes on: a day's games in their numbers' order
 		played = played.Add(time.Duration(j.Game) * time.Minute)
+	} else if ok {
+		j.Time = played.Format("15:04")
+	}
+	if ok {
+		j.Date = day // the facts keep the date as the JSON form writes it
 	}
 	g.PlayedAt = played
 	if j.Table == 0 {
