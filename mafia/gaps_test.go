@@ -332,7 +332,7 @@ func TestUgaykaPaid(t *testing.T) {
 
 func TestItemNames(t *testing.T) {
 	items := Items()
-	if len(items) != int(numItems)-1 || items[0] != ItemWin || items[len(items)-1] != ItemClubSheriffFoundBlack {
+	if len(items) != int(numItems)-1 || items[0] != ItemWin || items[len(items)-1] != ItemClubExtras {
 		t.Errorf("Items() = %v", items)
 	}
 	for i, it := range items {

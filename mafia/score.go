@@ -26,13 +26,15 @@ const (
 	ItemClubRedVotesBlack                       // R92
 	ItemClubRedVotesRed                         // R93
 	ItemClubSheriffFoundBlack                   // R94
+	ItemClubExtras                              // R86-R94 as one sum: the club's extras of a summary (SummaryPoints)
 	numItems
 )
 
 var itemNames = [numItems]string{"", "win", "loss", "don_found_sheriff", "best_move_2", "best_move_3",
 	"disqualification", "adjust", "judge_extra", "penalty",
 	"club_black_nominates_black", "club_black_votes_black", "club_decisive_vote", "club_ugayka",
-	"club_red_nominates_black", "club_red_votes_black", "club_red_votes_red", "club_sheriff_found_black"}
+	"club_red_nominates_black", "club_red_votes_black", "club_red_votes_red", "club_sheriff_found_black",
+	"club_extras"}
 
 // String is the item's stable name.
 func (i Item) String() string {

@@ -318,6 +318,7 @@ type Store interface {
 	LiveStore
 	ClubStore
 	TelegramStore
+	SummaryStore
 }
 
 // LiveStore keeps what the live pages need: each game's broadcast delay and the club's settings (its default).

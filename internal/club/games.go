@@ -555,6 +555,9 @@ func (s *Games) Reopen(ctx context.Context, u *User, id, version int64) (*State,
 	if err != nil {
 		return st, err
 	}
+	if st.Game.IsSummary() {
+		return st, ErrSummaryNotReopened
+	}
 	if err := s.store.SetStatus(ctx, id, version, GameLive, st.Game.Rated, "", nil, AuditEntry{At: s.now(), By: u.ID, Action: "reopen"}); err != nil {
 		return st, err
 	}

@@ -19,6 +19,13 @@ func Digest(ctx context.Context, store Store) (map[int64]string, error) {
 	}
 	out := make(map[int64]string, len(ids)+1)
 	for _, id := range ids {
+		if line, ok, err := summaryDigest(ctx, store, id); ok || err != nil {
+			if err != nil {
+				return nil, fmt.Errorf("game %d: %w", id, err)
+			}
+			out[id] = line
+			continue
+		}
 		st, err := games.load(ctx, id)
 		if err != nil {
 			return nil, fmt.Errorf("game %d: %w", id, err)

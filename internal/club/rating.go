@@ -26,6 +26,7 @@ type GameResult struct {
 	// for a result that is not counted or a guest's. The store fills them in.
 	EloBefore, EloAfter int
 	Stats               SeatStats
+	Summary             bool // the game is a summary of an old protocol (summaries.go): it does not replay
 }
 
 // RatingRoles are the roles the rating breaks down by.

@@ -22,6 +22,7 @@ type Services struct {
 	Notices     *Notices     // members' inboxes and e-mail settings; the outbox and the reminders
 	Club        *Clubs       // the club's identity: its name, description, logo, links and defaults
 	Telegram    *Telegram    // the club's bot and channel: members' links, the bot's buttons, the Telegram outbox
+	Summaries   *Summaries   // the games of the club's old protocols: imported from summaries, deleted
 }
 
 // NewServices builds the services over a store, all on one clock. The backups folder is set apart
@@ -38,6 +39,7 @@ func NewServices(store Store, clock *Clock) *Services {
 	s.Live = &Live{store: store, games: s.Games, clock: clock}
 	s.Club = &Clubs{store: store, clock: clock}
 	s.Telegram = &Telegram{store: store, clock: clock, nights: s.Nights}
+	s.Summaries = &Summaries{store: store, clock: clock}
 	return s
 }
 

@@ -73,6 +73,22 @@ func TestRuleTextSaysTheRuleInWords(t *testing.T) {
 		}
 		add(code, err)
 	}
+	// the refusals of a game's summary (mafia.SummaryPoints), which the import of a club's old protocols says
+	xcraft, _ := mafia.RuleSet("fiim-xcraft")
+	club, _ := mafia.RuleSet(mafia.DefaultRuleSetID)
+	c, s, m, d := mafia.Citizen, mafia.Sheriff, mafia.Mafia, mafia.Don
+	ten := []mafia.Role{c, c, s, c, m, c, d, c, m, c}
+	for _, x := range []struct {
+		r  *mafia.Rules
+		sm mafia.Summary
+	}{
+		{club, mafia.Summary{Roles: ten}},
+		{xcraft, mafia.Summary{Roles: ten, Winner: mafia.RedWins, ClubExtras: []int{5}}},
+		{club, mafia.Summary{Roles: []mafia.Role{c, c, c, c, c, m, d}, Winner: mafia.RedWins, DonFound: 1}},
+	} {
+		_, err := mafia.SummaryPoints(x.r, x.r.DefaultOptions(), x.sm)
+		add("summary", err)
+	}
 	for _, err := range seen {
 		var re *mafia.RuleError
 		errors.As(err, &re)

@@ -497,17 +497,17 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // resultCols are game_results' columns as scanResult reads them.
 const resultCols = `game_id, seat, COALESCE(player_id, 0), role, won, points, rated, played_at, rules, counted, team,
 	COALESCE(elo_before, 0), COALESCE(elo_after, 0), first_killed, bm_named, bm_blacks, checks, checks_black, don_checks,
-	don_found, votes, votes_black, noms, noms_black, fouls, disq`
+	don_found, votes, votes_black, noms, noms_black, fouls, disq, summary`
 
 func scanResult(row interface{ Scan(...any) error }) (club.GameResult, error) {
 	var r club.GameResult
-	var won, rated, counted, first, disq int
+	var won, rated, counted, first, disq, summary int
 	var at int64
 	st := &r.Stats
 	err := row.Scan(&r.GameID, &r.Seat, &r.PlayerID, &r.Role, &won, &r.Points, &rated, &at, &r.Rules, &counted, &r.Team,
 		&r.EloBefore, &r.EloAfter, &first, &st.BestNamed, &st.BestBlacks, &st.Checks, &st.ChecksBlack, &st.DonChecks,
-		&st.DonFound, &st.Votes, &st.VotesBlack, &st.Noms, &st.NomsBlack, &st.Fouls, &disq)
-	r.Won, r.Rated, r.Counted, r.PlayedAt = won == 1, rated == 1, counted == 1, fromMS(at)
+		&st.DonFound, &st.Votes, &st.VotesBlack, &st.Noms, &st.NomsBlack, &st.Fouls, &disq, &summary)
+	r.Won, r.Rated, r.Counted, r.PlayedAt, r.Summary = won == 1, rated == 1, counted == 1, fromMS(at), summary == 1
 	st.FirstKilled, st.Disq = first == 1, disq == 1
 	return r, err
 }
@@ -521,10 +521,10 @@ func insertResult(ctx context.Context, tx *txn, r club.GameResult) error {
 	st := r.Stats
 	_, err := tx.ExecContext(ctx, `INSERT INTO game_results (game_id, seat, player_id, role, won, points, rated, played_at, rules,
 		counted, team, first_killed, bm_named, bm_blacks, checks, checks_black, don_checks, don_found, votes, votes_black, noms,
-		noms_black, fouls, disq, stats_ok) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
+		noms_black, fouls, disq, stats_ok, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`,
 		r.GameID, r.Seat, player, r.Role, r.Won, r.Points, r.Rated, ms(r.PlayedAt), r.Rules, r.Counted, r.Team, st.FirstKilled,
 		st.BestNamed, st.BestBlacks, st.Checks, st.ChecksBlack, st.DonChecks, st.DonFound, st.Votes, st.VotesBlack, st.Noms,
-		st.NomsBlack, st.Fouls, st.Disq)
+		st.NomsBlack, st.Fouls, st.Disq, r.Summary)
 	return translate(err, "result")
 }
 
@@ -568,31 +568,53 @@ func (db *DB) PlayerResults(ctx context.Context, playerID int64) ([]club.GameRes
 // every rating in step, in tx: the monthly sums, the standings, rated_games, the Elo from this game on, and the
 // ratings' version.
 func changeResults(ctx context.Context, tx *txn, gameID int64, old, results []club.GameResult, winner string) error {
-	if err := bumpRating(ctx, tx); err != nil {
+	passes, err := replaceResults(ctx, tx, gameID, old, results, winner)
+	if err != nil {
 		return err
 	}
-	if err := addCounted(ctx, tx, old, -1); err != nil {
-		return err
-	}
-	if err := addCoPlayers(ctx, tx, old, -1); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM game_results WHERE game_id = ?`, gameID); err != nil {
-		return translate(err, "result")
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM rated_games WHERE game_id = ?`, gameID); err != nil {
-		return translate(err, "rating")
-	}
-	for _, r := range results {
-		if err := insertResult(ctx, tx, r); err != nil {
+	for _, p := range passes {
+		if err := eloPass(ctx, tx, p.rules, p.from, p.dirty); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// eloDue is an Elo pass a change of results needs: its rule set's, from a game on, with the players it changed.
+type eloDue struct {
+	rules string
+	from  eloKey
+	dirty map[int64]bool
+}
+
+// replaceResults is changeResults without its Elo passes, which it returns: a change of many games (an import of
+// summaries) runs one pass per rule set from its earliest game instead of one per game.
+func replaceResults(ctx context.Context, tx *txn, gameID int64, old, results []club.GameResult, winner string) ([]eloDue, error) {
+	if err := bumpRating(ctx, tx); err != nil {
+		return nil, err
+	}
+	if err := addCounted(ctx, tx, old, -1); err != nil {
+		return nil, err
+	}
+	if err := addCoPlayers(ctx, tx, old, -1); err != nil {
+		return nil, err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM game_results WHERE game_id = ?`, gameID); err != nil {
+		return nil, translate(err, "result")
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM rated_games WHERE game_id = ?`, gameID); err != nil {
+		return nil, translate(err, "rating")
+	}
+	for _, r := range results {
+		if err := insertResult(ctx, tx, r); err != nil {
+			return nil, err
+		}
+	}
 	if err := addCounted(ctx, tx, results, 1); err != nil {
-		return err
+		return nil, err
 	}
 	if err := addCoPlayers(ctx, tx, results, 1); err != nil {
-		return err
+		return nil, err
 	}
 	// the Elo from this game on, in the rule set of each side of the change
 	type scope struct {
@@ -618,15 +640,14 @@ func changeResults(ctx context.Context, tx *txn, gameID int64, old, results []cl
 		r := results[0]
 		if _, err := tx.ExecContext(ctx, `INSERT INTO rated_games (game_id, rules, played_at, players, outcome, games_before, red_before)
 			VALUES (?, ?, ?, ?, ?, 0, 0)`, gameID, r.Rules, ms(r.PlayedAt), len(results), winner); err != nil {
-			return translate(err, "rating")
+			return nil, translate(err, "rating")
 		}
 	}
+	var due []eloDue
 	for k, dirty := range passes {
-		if err := eloPass(ctx, tx, k.rules, eloKey{k.at, gameID}, dirty); err != nil {
-			return err
-		}
+		due = append(due, eloDue{k.rules, eloKey{k.at, gameID}, dirty})
 	}
-	return nil
+	return due, nil
 }
 
 // GamesWithoutStats lists up to limit saved games whose results have no figures yet (saved before they existed).

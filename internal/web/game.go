@@ -72,6 +72,10 @@ func (s *Server) loadGame(w http.ResponseWriter, r *http.Request) (*club.State, 
 
 func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 	if st, ok := s.loadGame(w, r); ok {
+		if st.Game.IsSummary() { // a game from an old protocol has no host page: its summary
+			http.Redirect(w, r, fmt.Sprintf("/history/%d", st.Game.ID), http.StatusSeeOther)
+			return
+		}
 		s.renderGame(w, r, http.StatusOK, st, "")
 	}
 }

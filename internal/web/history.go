@@ -102,6 +102,9 @@ type recordView struct {
 
 // recordPage is the public page of a saved game, and with ?view=protocol its one-page protocol (seed 002 §P7).
 func (s *Server) recordPage(w http.ResponseWriter, r *http.Request) {
+	if s.summaryRecord(w, r, false) { // a game from an old protocol: its summary, no chronology
+		return
+	}
 	st, err := s.loadPublic(r)
 	if err != nil {
 		s.fail(w, r, err)
@@ -203,6 +206,9 @@ func (s *Server) recordPage(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) recordDownload(w http.ResponseWriter, r *http.Request) {
 	st, err := s.loadPublic(r)
+	if err == nil && st.Game.IsSummary() {
+		err = club.Errorf(club.NotFound, "a game from an old protocol has no record")
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -212,6 +218,9 @@ func (s *Server) recordDownload(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) apiGame(w http.ResponseWriter, r *http.Request) {
 	st, err := s.loadPublic(r)
+	if err == nil && st.Game.IsSummary() {
+		err = club.Errorf(club.NotFound, "a game from an old protocol has no record")
+	}
 	if err != nil {
 		writeJSONError(w, err)
 		return

@@ -92,6 +92,11 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /history/{id}/protests/{pid}", s.require(club.RoleHost, s.decideProtest))
 	mux.HandleFunc("POST /games/{id}/approve-extra", s.require(club.RoleHost, s.approveExtra))
 	mux.HandleFunc("POST /admin/import", s.require(club.RoleAdmin, s.importGames))
+	// a club's old protocols: summaries into the history and the rating (issue 26, item 7)
+	mux.HandleFunc("GET /admin/summaries", s.require(club.RoleAdmin, s.summariesPage))
+	mux.HandleFunc("POST /admin/summaries/preview", s.require(club.RoleAdmin, s.previewSummaries))
+	mux.HandleFunc("POST /admin/summaries/import", s.require(club.RoleAdmin, s.importSummaries))
+	mux.HandleFunc("POST /history/{id}/delete", s.require(club.RoleAdmin, s.deleteSummary))
 
 	// club nights' edits, notices, the strikes report (issue 10)
 	mux.HandleFunc("GET /nights/{id}/edit", s.require(club.RoleAdmin, s.editNightForm))
