@@ -24,7 +24,9 @@ const importMemory = 2 << 20
 type importLine struct {
 	File   string
 	GameID int64
-	Error  string
+	// Unfinished: the game has no result and was filed as a live game, for a host to continue.
+	Unfinished bool
+	Error      string
 }
 
 type importView struct {
@@ -41,8 +43,9 @@ func (s *Server) importForm(w http.ResponseWriter, r *http.Request) {
 	s.render(w, "import", importView{Page: p, From: "mafiaratings", Rated: true})
 }
 
-// importGames converts each uploaded file and files it in the history; the report says, file by file, what was
-// imported and what was refused and why. A refused file changes nothing.
+// importGames converts each uploaded file and files it: a finished game in the history, an unfinished one as a
+// live game for a host to continue (club.Games.Import); the report says, file by file, what was imported and how,
+// and what was refused and why. A refused file changes nothing.
 //
 // An import is heavy work (club.Heavy): beyond the bound it is refused at once, 503 with Retry-After, before its
 // upload is read.
@@ -115,7 +118,10 @@ func (s *Server) importUpload(w http.ResponseWriter, r *http.Request) {
 				line.Error = p.T("import.duplicate", source)
 			}
 		} else {
-			line.GameID = g.ID
+			line.GameID, line.Unfinished = g.ID, g.Status == club.GameLive
+			if line.Unfinished {
+				s.Live.Publish(g.ID, g.Version) // the live pages list it
+			}
 		}
 		v.Report = append(v.Report, line)
 	}

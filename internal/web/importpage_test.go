@@ -1,15 +1,23 @@
 package web_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"html"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
+
+	"mafiaclub/internal/club"
+	"mafiaclub/internal/storetest"
+	"mafiaclub/mafia"
 )
 
 // convertTestdata reads one of the importers' own test files.
@@ -171,5 +179,128 @@ func TestImportRefusalsHaveNoEnglishInside(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestImportUnfinishedGame: the site imports an unfinished game (Polemica's, with no result) as a game in progress
+// that a host continues in host mode, and says so before and after; its roles are hidden as any live game's, from
+// spectators and from a host who sits at its table; another host takes it over, plays it to the end and saves it,
+// and only then is it in the history and the rating. On SQLite and PostgreSQL.
+func TestImportUnfinishedGame(t *testing.T) {
+	t.Run("SQLite", func(t *testing.T) { importUnfinished(t, newHarness(t)) })
+	t.Run("PostgreSQL", func(t *testing.T) { importUnfinished(t, newHarnessOn(t, storetest.FreshPostgres(t))) })
+}
+
+func importUnfinished(t *testing.T, h *harness) {
+	ctx := context.Background()
+	data := convertTestdata(t, "polemica-unfinished.json")
+	admin := h.login("admin", "demo-admin")
+	other := h.user("other", club.RoleHost)
+	seated := h.seatedUser("playinghost", "P5", club.RoleHost) // seat 5's nickname: a club player
+	anon := h.client()
+	seatedPlayer, err := h.store.PlayerByNick(ctx, "P5")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// before: the form says what an unfinished game becomes
+	if r := h.get(admin, "/admin/import"); !strings.Contains(r.Body, "Незавершену гру (без результату) не буде внесено до історії") {
+		t.Errorf("the form does not say what an unfinished game becomes:\n%s", r.Body)
+	}
+	r := h.upload(admin, "polemica", true, map[string][]byte{"unfinished.json": data})
+	if r.StatusCode != http.StatusOK {
+		t.Fatalf("import: %d %s", r.StatusCode, errorOf(r.Body))
+	}
+	// after: the report says it, and links the host page, not the history
+	m := regexp.MustCompile(`unfinished.json: <a href="/games/(\d+)" class="import-unfinished">імпортовано як гру #(\d+), незавершену`).FindStringSubmatch(r.Body)
+	if m == nil || !strings.Contains(reportOf(r.Body), "до рейтингу вона потрапить, лише коли її збережуть як рейтингову") {
+		t.Fatalf("the report does not say the game is unfinished and opened for a host:\n%s", reportOf(r.Body))
+	}
+	id, _ := strconv.ParseInt(m[1], 10, 64)
+	adminUser, _ := h.store.UserByLogin(ctx, "admin")
+	g, err := h.store.Game(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Status != club.GameLive || g.HostID != adminUser.ID || g.Winner != "" || g.Source != "polemica:3" || g.Seats[4].PlayerID != seatedPlayer.ID {
+		t.Fatalf("the imported game: %+v", g)
+	}
+	if saved, _ := h.store.Games(ctx, club.GameFilter{Status: club.GameSaved}); len(saved) != 0 {
+		t.Errorf("an unfinished game is in the history: %+v", saved)
+	}
+	if res, _ := h.store.PlayerResults(ctx, seatedPlayer.ID); len(res) != 0 {
+		t.Errorf("an unfinished game counts for its players: %+v", res)
+	}
+	// the same game again is refused, as a finished one is
+	if r := h.upload(admin, "polemica", true, map[string][]byte{"again.json": data}); !strings.Contains(reportOf(r.Body), "уже імпортовано") {
+		t.Errorf("a second import is not refused:\n%s", reportOf(r.Body))
+	}
+
+	// nothing hidden is public, nor shown to a host who sits at its table
+	game := fmt.Sprintf("/games/%d", id)
+	public := []string{fmt.Sprintf("/live/%d", id), fmt.Sprintf("/live/%d/screen", id), fmt.Sprintf("/live/%d/overlay", id),
+		fmt.Sprintf("/api/live/%d", id), fmt.Sprintf("/history/%d", id), fmt.Sprintf("/history/%d/record.json", id), fmt.Sprintf("/api/games/%d", id)}
+	if r := h.get(anon, public[0]); r.StatusCode != http.StatusOK || !strings.Contains(r.Body, "P6") {
+		t.Errorf("the live page of the imported game: %d", r.StatusCode)
+	}
+	// the public view's flag that says the seats carry no roles is no role
+	noRoles := regexp.MustCompile(`"roles": ?false`)
+	for _, path := range public {
+		if got := hidden(noRoles.ReplaceAllString(h.get(anon, path).Body, "")); len(got) > 0 {
+			t.Errorf("a spectator, %s: the answer shows %v", path, got)
+		}
+	}
+	if r := h.get(anon, public[3]); !noRoles.MatchString(r.Body) {
+		t.Errorf("the public view does not say its seats carry no roles: %s", r.Body)
+	}
+	for _, path := range append(public, game, game+"/record.json", game+"/state.json") {
+		r := h.get(seated, path)
+		if got := hidden(noRoles.ReplaceAllString(r.Body, "")); len(got) > 0 {
+			t.Errorf("a seated host, %s: the answer shows %v", path, got)
+		}
+		if strings.HasPrefix(path, "/games/") && r.StatusCode != http.StatusForbidden {
+			t.Errorf("a seated host, %s: %d, want 403", path, r.StatusCode)
+		}
+	}
+
+	// the importing admin hosts it in host mode: the roles are his to see, the chronology says where it came from
+	r = h.get(admin, game)
+	if r.StatusCode != http.StatusOK || len(hidden(r.Body)) == 0 || !strings.Contains(r.Body, "імпортовано незавершеною з іншої платформи") {
+		t.Fatalf("the host page of the imported game: %d, roles %v", r.StatusCode, hidden(r.Body))
+	}
+	replayed := h.replay(id)
+	if replayed.Finished() {
+		t.Fatal("the imported game is over")
+	}
+	var blacks []int
+	for s := 1; s <= replayed.Players(); s++ {
+		if replayed.Alive().Has(s) && replayed.Role(s).Team() == mafia.Black {
+			blacks = append(blacks, s)
+		}
+	}
+	if len(blacks) < 2 {
+		t.Fatalf("black seats at the table: %v", blacks)
+	}
+	h.mustAct(admin, id, "type", "foul", "seat", "7")
+	// another host takes it over and plays it to the end: the black players are disqualified one by one
+	for _, s := range blacks {
+		h.mustAct(other, id, "type", "disqualify", "seat", strconv.Itoa(s), "reason", "test")
+	}
+	otherUser, _ := h.store.UserByLogin(ctx, "other")
+	if a, _ := h.store.Audit(ctx, id); len(a) != 2 || a[0].Action != "import_unfinished" || a[1].Action != "take_over" || a[1].By != otherUser.ID {
+		t.Errorf("the chronology: %+v", a)
+	}
+	if r := h.post(other, game+"/save", url.Values{"version": {strconv.FormatInt(h.version(id), 10)}, "rated": {"yes"}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("save: %d %s", r.StatusCode, errorOf(r.Body))
+	}
+	g, _ = h.store.Game(ctx, id)
+	if g.Status != club.GameSaved || !g.Rated || g.Winner != "red" {
+		t.Errorf("the saved game: %+v", g)
+	}
+	if res, _ := h.store.PlayerResults(ctx, seatedPlayer.ID); len(res) != 1 || !res[0].Rated || !res[0].Won {
+		t.Errorf("the seated player's results after the save: %+v", res)
+	}
+	if page := h.get(anon, fmt.Sprintf("/history/%d", id)); page.StatusCode != http.StatusOK || !strings.Contains(page.Body, "P6") {
+		t.Errorf("the saved game's public page: %d", page.StatusCode)
 	}
 }
