@@ -93,8 +93,9 @@ func (s *Server) importUpload(w http.ResponseWriter, r *http.Request) {
 			data, err = io.ReadAll(f)
 			f.Close()
 		}
-		if err != nil {
-			line.Error = err.Error()
+		if err != nil { // the upload's temporary file could not be read: the server's trouble, not the file's
+			s.Log.Error("import: reading an upload", "file", fh.Filename, "err", err)
+			line.Error = s.errorText(p.Lang, err)
 			v.Report = append(v.Report, line)
 			continue
 		}
