@@ -261,7 +261,9 @@ type Store interface {
 	// if its version is still version, raising it by one, and logs it, all in one transaction. A changed version
 	// is a Conflict; a saved game is Closed; a seat the game does not have is NotFound, and nothing is written.
 	SetSeats(ctx context.Context, gameID, version int64, seats []Seat, audit AuditEntry) error
-	// ImportGame files a finished game recorded elsewhere, saved with its log and results, in one transaction.
+	// ImportGame files a game recorded elsewhere with its log, in one transaction: a finished one (g.Status
+	// GameSaved) saved with its winner and results; an unfinished one (GameLive) live, for a host to continue, with
+	// no results. A source already imported is a Conflict, and nothing is written.
 	ImportGame(ctx context.Context, g *Game, events []StoredEvent, winner string, results []GameResult, audit AuditEntry) error
 	// Standings returns a rule set's rating (f.Scope()), unordered: each club player's counted results summed
 	// (guests never count) over the season, with his current Elo; players with fewer than f.MinGames games left out.

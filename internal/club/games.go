@@ -573,10 +573,15 @@ func RuleError(err error) *mafia.RuleError {
 	return nil
 }
 
-// Import files a finished game recorded elsewhere (another platform, converted to our record) in the club's
-// history as rated or normal. Only an admin may. The engine replays it first; seats whose name is a club
-// player's nickname are linked to him, the others are guests. A game already imported from the same source
-// is refused.
+// Import files a game recorded elsewhere (another platform, converted to our record). Only an admin may. The
+// engine replays it first; seats whose name is a club player's nickname are linked to him, the others are guests.
+// A game already imported from the same source is refused.
+//
+// A finished game is saved in the club's history as rated or normal. An unfinished one (the platform's record
+// stops where the game did) is filed as a live game with u as its host, for a host to continue in host mode as any
+// live game: another host may take it over, nobody seated at its table may run it (an admin who sits there is
+// refused, ErrHostSeated), and its roles are as hidden as any live game's. It joins the rating only when a host
+// saves it as rated; rated is what it starts as.
 func (s *Games) Import(ctx context.Context, u *User, rec *record.Record, source string, started time.Time, rated bool) (*Game, error) {
 	if err := need(u, RoleAdmin); err != nil {
 		return nil, err
@@ -587,9 +592,6 @@ func (s *Games) Import(ctx context.Context, u *User, rec *record.Record, source 
 	play, err := rec.Replay()
 	if err != nil {
 		return nil, &Error{Code: Invalid, Message: "the game does not replay: " + err.Error(), Cause: err}
-	}
-	if !play.Finished() {
-		return nil, Errorf(Invalid, "the game has no result")
 	}
 	seats := make([]Seat, len(rec.Seats))
 	for i, st := range rec.Seats {
@@ -619,6 +621,16 @@ func (s *Games) Import(ctx context.Context, u *User, rec *record.Record, source 
 		}
 		stored[i] = StoredEvent{Seq: i + 1, JSON: record.EncodeEvent(e), At: when, By: u.ID}
 	}
+	if !play.Finished() {
+		if Seated(u, g) {
+			return nil, ErrHostSeated
+		}
+		if err := s.store.ImportGame(ctx, g, stored, "", nil, AuditEntry{At: at, By: u.ID, Action: "import_unfinished"}); err != nil {
+			return nil, err
+		}
+		return g, nil
+	}
+	g.Status = GameSaved
 	action := "save_normal"
 	if rated {
 		action = "save_rated"

@@ -13,7 +13,9 @@ package convert
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"mafiaclub/mafia"
@@ -25,7 +27,9 @@ import (
 type InputError struct {
 	Where string
 	What  string
-	// Format and Args are what What was made of: an interface may say Format in its reader's language.
+	// Format and Args are what What was made of: an interface says Format in its reader's language (the
+	// catalogue's "convert:" + Format), each argument that is words (a Phrase, a RuleSet, an Option, a role, an
+	// error) said in it too; Place says Where in it.
 	Format string
 	Args   []any
 }
@@ -42,6 +46,9 @@ func (e *InputError) Error() string {
 type GameError struct {
 	Where string
 	What  string
+	// Format and Args are what What was made of, as InputError's.
+	Format string
+	Args   []any
 }
 
 func (e *GameError) Error() string {
@@ -51,12 +58,134 @@ func (e *GameError) Error() string {
 	return e.Where + ": " + e.What
 }
 
+// inputErr and gameErr make the importers' errors. Every format (and every Phrase format, and every phrase a
+// Where says beside its field path: wherePhrases) has its entry "convert:" + format in the catalogues
+// internal/web/i18n/{uk,en,ru}.convert.json; a test in this package fails on one that has none.
 func inputErr(where, format string, args ...any) error {
 	return &InputError{Where: where, What: fmt.Sprintf(format, args...), Format: format, Args: args}
 }
 
 func gameErr(where, format string, args ...any) error {
-	return &GameError{Where: where, What: fmt.Sprintf(format, args...)}
+	return &GameError{Where: where, What: fmt.Sprintf(format, args...), Format: format, Args: args}
+}
+
+// Phrase is words inside a message (an event, a moment of the game, who won): said in English by String, in a
+// reader's language by the catalogue's "convert:" + Format with the arguments said in it too.
+type Phrase struct {
+	Format string
+	Args   []any
+}
+
+func (p Phrase) String() string { return fmt.Sprintf(p.Format, p.Args...) }
+
+func phrase(format string, args ...any) Phrase { return Phrase{Format: format, Args: args} }
+
+// Phrases are phrases said one after another, "; " between them.
+type Phrases []Phrase
+
+func (l Phrases) String() string {
+	s := make([]string, len(l))
+	for i, p := range l {
+		s[i] = p.String()
+	}
+	return strings.Join(s, "; ")
+}
+
+// RuleSet is a rule set named in a message: its id in English, its title in a reader's language.
+type RuleSet string
+
+// Option is an option named in a message: its key in English, its title in a reader's language.
+type Option string
+
+// Ordinal is a place in an order: "3rd" in English; a reader's language writes it with %d ("3-м").
+type Ordinal int
+
+func (n Ordinal) String() string {
+	suf := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suf = "st"
+	case n%10 == 2:
+		suf = "nd"
+	case n%10 == 3:
+		suf = "rd"
+	}
+	return fmt.Sprintf("%d%s", int(n), suf)
+}
+
+// wherePhrases are the words a Where may say beside the file's field path: the whole Where ("day 2"), or in
+// parentheses after the path ("players[0] (seat 1)"). Each is a catalogue format too ("convert:seat %d").
+var wherePhrases = []string{
+	"seat %d",
+	"day %d",
+	"night %d",
+	"day %d, seat %d",
+	"night %d, seat %d",
+	"day %d, round %d",
+	"day %d, num %d, voter %d",
+	"day %d, round %d, seat %d's vote",
+	"kill-all votes",
+	"lift",
+	"the end of day %d",
+	"the morning after night %d",
+}
+
+var wherePatterns = func() []*regexp.Regexp {
+	out := make([]*regexp.Regexp, len(wherePhrases))
+	for i, f := range wherePhrases {
+		out[i] = regexp.MustCompile("^" + strings.ReplaceAll(regexp.QuoteMeta(f), "%d", `(\d+)`) + "$")
+	}
+	return out
+}()
+
+// wherePhrase reads s as one of wherePhrases.
+func wherePhrase(s string) (Phrase, bool) {
+	for i, re := range wherePatterns {
+		m := re.FindStringSubmatch(s)
+		if m == nil {
+			continue
+		}
+		args := make([]any, len(m)-1)
+		for k, a := range m[1:] {
+			args[k], _ = strconv.Atoi(a)
+		}
+		return Phrase{Format: wherePhrases[i], Args: args}, true
+	}
+	return Phrase{}, false
+}
+
+// Place splits a Where into what an interface says as it is (the file's field path, "players[0]", ".role") and
+// what it says in its reader's language (a Phrase: "seat 1" of "players[0] (seat 1).role", a whole "day 2").
+// Each part is a string or a Phrase; joined as strings they are the Where.
+func Place(where string) []any {
+	if p, ok := wherePhrase(where); ok {
+		return []any{p}
+	}
+	var parts []any
+	rest := where
+	for {
+		open := strings.IndexByte(rest, '(')
+		if open < 0 {
+			break
+		}
+		end := strings.IndexByte(rest[open:], ')')
+		if end < 0 {
+			break
+		}
+		end += open
+		if p, ok := wherePhrase(rest[open+1 : end]); ok {
+			parts = append(parts, rest[:open+1], p)
+			rest = rest[end:]
+			continue
+		}
+		parts = append(parts, rest[:end+1])
+		rest = rest[end+1:]
+	}
+	if rest != "" {
+		parts = append(parts, rest)
+	}
+	return parts
 }
 
 // Imported is the result of an import: the record and how it replays.
@@ -106,34 +235,37 @@ func (s slot) at() slot {
 	return s
 }
 
-func (s slot) String() string {
+func (s slot) String() string { return s.phrase().String() }
+
+// phrase says the moment in words.
+func (s slot) phrase() Phrase {
 	switch s.kind {
 	case slNightStart:
-		return fmt.Sprintf("the start of night %d", s.num)
+		return phrase("the start of night %d", s.num)
 	case slAfterShots:
-		return fmt.Sprintf("night %d after the shots", s.num)
+		return phrase("night %d after the shots", s.num)
 	case slAfterDon:
-		return fmt.Sprintf("night %d after the don's check", s.num)
+		return phrase("night %d after the don's check", s.num)
 	case slAfterSheriff:
-		return fmt.Sprintf("the end of night %d", s.num)
+		return phrase("the end of night %d", s.num)
 	case slMorning:
-		return fmt.Sprintf("the morning of day %d", s.num)
+		return phrase("the morning of day %d", s.num)
 	case slSpeech, slSpeechBefore:
-		return fmt.Sprintf("seat %d's speech on day %d", s.seat, s.num)
+		return phrase("seat %d's speech on day %d", s.seat, s.num)
 	case slVotingStart:
-		return fmt.Sprintf("the start of the voting on day %d", s.num)
+		return phrase("the start of the voting on day %d", s.num)
 	case slRoundStart:
-		return fmt.Sprintf("voting round %d of day %d", s.round+1, s.num)
+		return phrase("voting round %d of day %d", s.round+1, s.num)
 	case slBeforeVote:
-		return fmt.Sprintf("the vote on seat %d in voting round %d of day %d", s.seat, s.round+1, s.num)
+		return phrase("the vote on seat %d in voting round %d of day %d", s.seat, s.round+1, s.num)
 	case slBeforeLift:
-		return fmt.Sprintf("the lift vote of day %d", s.num)
+		return phrase("the lift vote of day %d", s.num)
 	case slAfterVoting:
-		return fmt.Sprintf("the end of day %d", s.num)
+		return phrase("the end of day %d", s.num)
 	case slEnd:
-		return "the end of the game"
+		return phrase("the end of the game")
 	}
-	return "?"
+	return phrase("an unknown moment")
 }
 
 // order gives a total order of slots for sorting leftovers (nights before the day of the same number).
@@ -196,27 +328,28 @@ type game struct {
 	seats    []record.Seat
 	extra    map[string]json.RawMessage
 
-	shots     map[int][]shotFact         // by night
-	donCheck  map[int][]checkFact        // by night
-	sherCheck map[int][]checkFact        // by night
-	noms      map[int]map[int]nomination // by day, by nominator
-	rounds    map[int][]map[int]int      // by day: the voting rounds, voter -> candidate
-	roundsAt  map[int]string             // by day: where the votes come from, for messages
-	lifts     map[int]liftFact           // by day
-	bestMove  map[int][]int              // by seat
-	bmWhere   map[int]string             // by seat
-	pend      []pending
-	adjust    []record.Event
-	lastNum   int // the last night or day number the platform recorded anything for
-	winner    mafia.Winner
-	finished  bool  // the platform says the game is over
-	stop      *slot // an unfinished game stops at this moment
-	expect    []expectOut
-	expFouls  []int                              // -1: not recorded
-	dayVotes  bool                               // the platform records every living player's vote in each round (Polemica)
-	voteField func(day, round, voter int) string // names the platform field of one vote, for messages
-	notes     []string
-	seq       int
+	shots       map[int][]shotFact         // by night
+	donCheck    map[int][]checkFact        // by night
+	sherCheck   map[int][]checkFact        // by night
+	noms        map[int]map[int]nomination // by day, by nominator
+	rounds      map[int][]map[int]int      // by day: the voting rounds, voter -> candidate
+	roundsAt    map[int]string             // by day: where the votes come from, for messages
+	lifts       map[int]liftFact           // by day
+	bestMove    map[int][]int              // by seat
+	bmWhere     map[int]string             // by seat
+	pend        []pending
+	adjust      []record.Event
+	lastNum     int // the last night or day number the platform recorded anything for
+	winner      mafia.Winner
+	finished    bool  // the platform says the game is over
+	stop        *slot // an unfinished game stops at this moment
+	expect      []expectOut
+	expFouls    []int                              // -1: not recorded
+	dayVotes    bool                               // the platform records every living player's vote in each round (Polemica)
+	voteField   func(day, round, voter int) string // names the platform field of one vote, for messages
+	resultField string                             // the platform's field of who won, for messages
+	notes       []string
+	seq         int
 	// allDeaths: the platform records every departure, so a seat without one stayed to the end
 	allDeaths bool
 	// liftYesOnly: the platform lists only the yes votes of a lift vote (Polemica), so none listed means none
@@ -230,8 +363,9 @@ func newGame(platform string, n int) *game {
 		extra: map[string]json.RawMessage{}, optJSON: map[string]json.RawMessage{},
 		expect: make([]expectOut, n+1), expFouls: make([]int, n+1)}
 	g.voteField = func(day, round, voter int) string {
-		return fmt.Sprintf("day %d, round %d, seat %d's vote", day, round+1, voter)
+		return fieldf("day %d, round %d, seat %d's vote", day, round+1, voter)
 	}
+	g.resultField = "winner"
 	for i := range g.expFouls {
 		g.expFouls[i] = -1
 	}
@@ -279,45 +413,55 @@ type builder struct {
 
 func (b *builder) apply(e record.Event, where string) error {
 	if err := b.eng.Apply(e.Event); err != nil {
-		return gameErr(where, "%s is not allowed under %s here: %v", describeEvent(e.Event), b.src.rules.ID, err)
+		return gameErr(where, "%s is not allowed under %s here: %v", describeEvent(e.Event), b.ruleSet(), err)
 	}
 	b.events = append(b.events, e)
 	return nil
 }
 
-func describeEvent(e mafia.Event) string {
+// ruleSet is the rule set the game replays under, as a message names it.
+func (b *builder) ruleSet() RuleSet { return RuleSet(b.src.rules.ID) }
+
+// describeEvent says an event in words.
+func describeEvent(e mafia.Event) Phrase {
 	switch e.Type {
 	case mafia.EvSpeech:
-		return fmt.Sprintf("the speech of seat %d", e.Seat)
+		return phrase("the speech of seat %d", e.Seat)
 	case mafia.EvNominate:
-		return fmt.Sprintf("seat %d nominating seat %d", e.Seat, e.Target)
+		return phrase("seat %d nominating seat %d", e.Seat, e.Target)
 	case mafia.EvVote:
 		if e.VotersGiven {
-			return fmt.Sprintf("the vote on seat %d by seats %v", e.Target, e.Voters.List())
+			return phrase("the vote on seat %d by seats %v", e.Target, e.Voters.List())
 		}
-		return fmt.Sprintf("the vote on seat %d", e.Target)
+		return phrase("the vote on seat %d", e.Target)
 	case mafia.EvLift:
-		return fmt.Sprintf("the lift vote (yes: seats %v)", e.Voters.List())
+		return phrase("the lift vote (yes: seats %v)", e.Voters.List())
 	case mafia.EvShot:
-		return fmt.Sprintf("seat %d shooting seat %d", e.Seat, e.Target)
+		return phrase("seat %d shooting seat %d", e.Seat, e.Target)
 	case mafia.EvCheck:
-		return fmt.Sprintf("seat %d checking seat %d", e.Seat, e.Target)
+		return phrase("seat %d checking seat %d", e.Seat, e.Target)
 	case mafia.EvBestMove:
-		return fmt.Sprintf("the best move of seat %d", e.Seat)
+		return phrase("the best move of seat %d", e.Seat)
 	case mafia.EvFoul:
-		return fmt.Sprintf("a foul on seat %d", e.Seat)
+		return phrase("a foul on seat %d", e.Seat)
 	case mafia.EvWarning:
-		return fmt.Sprintf("a warning on seat %d", e.Seat)
+		return phrase("a warning on seat %d", e.Seat)
 	case mafia.EvDisqualify:
-		return fmt.Sprintf("the disqualification of seat %d", e.Seat)
+		return phrase("the disqualification of seat %d", e.Seat)
 	case mafia.EvTeamLoss:
-		return fmt.Sprintf("the team loss caused by seat %d", e.Seat)
+		return phrase("the team loss caused by seat %d", e.Seat)
 	case mafia.EvAdjust:
-		return fmt.Sprintf("an adjustment of seat %d's points", e.Seat)
+		return phrase("an adjustment of seat %d's points", e.Seat)
+	case mafia.EvDay:
+		return phrase("the start of the day")
+	case mafia.EvNight:
+		return phrase("the start of the night")
+	case mafia.EvHeal:
+		return phrase("seat %d healing seat %d", e.Seat, e.Target)
 	case mafia.EvDraw:
-		return "a declared draw"
+		return phrase("a declared draw")
 	}
-	return `"` + e.Type.String() + `"`
+	return phrase("the event %q", e.Type.String())
 }
 
 // flush applies the discipline events recorded at moment s, in the order the platform lists them.
@@ -386,7 +530,7 @@ func (b *builder) pastStop() error {
 	st := b.src.stop
 	key := st.order()[0] // nights 2n, days 2d+1
 	past := func(where string) error {
-		return gameErr(where, "recorded after the moment where the platform says the unfinished game stops (%s)", st)
+		return gameErr(where, "recorded after the moment where the platform says the unfinished game stops (%s)", st.phrase())
 	}
 	for _, night := range sortedKeys(b.src.shots) {
 		if l := b.src.shots[night]; night*2 > key && len(l) > 0 {
@@ -478,7 +622,7 @@ func (g *game) build() (*Imported, error) {
 	}
 	eng, err := mafia.NewGame(g.rules, g.options, roles)
 	if err != nil {
-		return nil, inputErr("players", "%v", err)
+		return nil, gameErr("players", "the game cannot start under %s: %v", RuleSet(g.rules.ID), err)
 	}
 	b := &builder{src: g, eng: eng, done: map[int]bool{}, bmDone: map[int]bool{}}
 	err = b.run()
@@ -541,19 +685,20 @@ func (b *builder) noEnd() error {
 	}
 	alive := b.eng.Alive().List()
 	return gameErr("", "the platform says %s, but under %s the game is not over after its last recorded round (seats %v still at the table)",
-		winnerText(b.src.winner), b.src.rules.ID, alive)
+		winnerText(b.src.winner), b.ruleSet(), alive)
 }
 
-func winnerText(w mafia.Winner) string {
+// winnerText says who won in words.
+func winnerText(w mafia.Winner) Phrase {
 	switch w {
 	case mafia.RedWins:
-		return "red won"
+		return phrase("red won")
 	case mafia.BlackWins:
-		return "black won"
+		return phrase("black won")
 	case mafia.Draw:
-		return "the game was drawn"
+		return phrase("the game was drawn")
 	}
-	return "the game goes on"
+	return phrase("the game goes on")
 }
 
 func (b *builder) night(num int) error {
@@ -598,7 +743,7 @@ func (b *builder) night(num int) error {
 	if b.eng.Finished() {
 		return nil
 	}
-	if err := b.apply(record.Event{Event: mafia.Day()}, fmt.Sprintf("the morning after night %d", num)); err != nil {
+	if err := b.apply(record.Event{Event: mafia.Day()}, fieldf("the morning after night %d", num)); err != nil {
 		return err
 	}
 	return b.morning(num)
@@ -628,7 +773,7 @@ func (b *builder) victimShot(num int) error {
 		}
 		b.src.note("Night %d: the platform records seat %d (black) killed by his partners' shots but not his own shot; the kill needs every black to shoot him (R43), so his shot at himself is filled in.", num, victim)
 		return b.apply(record.Event{Event: mafia.Shot(victim, victim), Reconstructed: true, Note: "synthesized: the platform does not record the victim's own shot"},
-			fmt.Sprintf("night %d", num))
+			fieldf("night %d", num))
 	}
 	return nil
 }
@@ -644,7 +789,7 @@ func (b *builder) checks(num int, list []checkFact, role mafia.Role) error {
 		}
 		if !b.eng.Alive().Has(by) {
 			return gameErr(c.where, "night %d: the %s (seat %d) checked seat %d, but he is no longer at the table under %s",
-				num, role, by, c.target, b.src.rules.ID)
+				num, role, by, c.target, b.ruleSet())
 		}
 		if c.target != by && c.target >= 1 && c.target <= len(b.src.seats) && !b.eng.Alive().Has(c.target) {
 			// The platform lets a checker look at a player who already left; ours check only players at the
@@ -717,7 +862,7 @@ func (b *builder) day(num int) error {
 		if s == 0 {
 			break
 		}
-		if err := b.apply(record.Event{Event: mafia.Speech(s)}, fmt.Sprintf("day %d", num)); err != nil {
+		if err := b.apply(record.Event{Event: mafia.Speech(s)}, fieldf("day %d", num)); err != nil {
 			return err
 		}
 		if err := b.flush(slot{kind: slSpeechBefore, num: num, seat: s}); err != nil {
@@ -740,7 +885,7 @@ func (b *builder) day(num int) error {
 	for _, by := range sortedKeys(noms) {
 		if !used[by] {
 			return gameErr(noms[by].where, "day %d: seat %d nominated seat %d, but under %s he did not speak that day (not at the table, or the day was over)",
-				num, by, noms[by].target, b.src.rules.ID)
+				num, by, noms[by].target, b.ruleSet())
 		}
 	}
 	if b.eng.Finished() {
@@ -770,7 +915,7 @@ func (b *builder) afterVoting(num int) error {
 	if b.eng.Finished() {
 		return nil
 	}
-	return b.apply(record.Event{Event: mafia.Night()}, fmt.Sprintf("the end of day %d", num))
+	return b.apply(record.Event{Event: mafia.Night()}, fieldf("the end of day %d", num))
 }
 
 // voting records the day's voting rounds and the lift vote, as the engine calls for them.
@@ -823,7 +968,7 @@ func (b *builder) voting(num int) error {
 	}
 	if f := b.src.lifts[num]; f.recorded && !lifted && len(f.yes) > 0 && b.src.stop == nil {
 		return gameErr(f.where, "day %d: the platform recorded a vote on lifting the tied candidates, but under %s none is held (%s)",
-			num, b.src.rules.ID, b.votingState())
+			num, b.ruleSet(), b.votingState())
 	}
 	if k < len(rounds) {
 		extraVotes := false
@@ -834,22 +979,23 @@ func (b *builder) voting(num int) error {
 		}
 		if extraVotes {
 			return gameErr(where, "day %d: the platform recorded %d voting round(s), but under %s the voting ends after %d (%s)",
-				num, len(rounds), b.src.rules.ID, k, b.votingState())
+				num, len(rounds), b.ruleSet(), k, b.votingState())
 		}
 	}
 	return nil
 }
 
-func (b *builder) votingState() string {
+// votingState says in words where today's voting stands.
+func (b *builder) votingState() Phrase {
 	if b.eng.Finished() {
-		return "the game is over"
+		return phrase("the game is over")
 	}
 	r := b.eng.Result()
 	if len(r.Days) > 0 {
 		d := r.Days[len(r.Days)-1]
-		return "the voting is " + d.Voting.String()
+		return phrase("the voting is %s", d.Voting)
 	}
-	return "no voting"
+	return phrase("no voting")
 }
 
 func (b *builder) missingRound(num, k int, n *mafia.Next) error {
@@ -858,11 +1004,11 @@ func (b *builder) missingRound(num, k int, n *mafia.Next) error {
 		cands = append(cands, int(c))
 	}
 	if k == 0 {
-		return gameErr(fmt.Sprintf("day %d", num), "under %s the nominated seats %v are voted on, but the platform recorded no votes that day",
-			b.src.rules.ID, cands)
+		return gameErr(fieldf("day %d", num), "under %s the nominated seats %v are voted on, but the platform recorded no votes that day",
+			b.ruleSet(), cands)
 	}
-	return gameErr(fmt.Sprintf("day %d", num), "under %s seats %v tied and are voted on again (round %d), but the platform recorded no such round",
-		b.src.rules.ID, cands, k+1)
+	return gameErr(fieldf("day %d", num), "under %s seats %v tied and are voted on again (round %d), but the platform recorded no such round",
+		b.ruleSet(), cands, k+1)
 }
 
 // round records one voting round: each candidate in voting order with the hands raised against him.
@@ -874,16 +1020,16 @@ func (b *builder) round(num, k int, votes map[int]int, where string) error {
 		cands[i] = int(n.Candidates[i])
 		isCand[cands[i]] = true
 	}
-	rwhere := fmt.Sprintf("%s (day %d, round %d)", where, num, k+1)
+	rwhere := fieldf("%s (day %d, round %d)", where, num, k+1)
 	for _, voter := range sortedKeys(votes) {
 		c := votes[voter]
 		vwhere := b.src.voteField(num, k, voter)
 		if !isCand[c] {
 			return gameErr(vwhere, "day %d, round %d: seat %d voted against seat %d, who is not a candidate in this round under %s (candidates %v)",
-				num, k+1, voter, c, b.src.rules.ID, cands)
+				num, k+1, voter, c, b.ruleSet(), cands)
 		}
 		if !b.eng.Alive().Has(voter) {
-			return gameErr(vwhere, "day %d, round %d: seat %d voted, but under %s he is no longer at the table", num, k+1, voter, b.src.rules.ID)
+			return gameErr(vwhere, "day %d, round %d: seat %d voted, but under %s he is no longer at the table", num, k+1, voter, b.ruleSet())
 		}
 	}
 	start := slot{kind: slRoundStart, num: num, round: k}
@@ -908,13 +1054,13 @@ func (b *builder) round(num, k int, votes map[int]int, where string) error {
 			for _, v := range sortedKeys(votes) {
 				if !cast.Has(v) && b.eng.Alive().Has(v) && !b.eng.Finished() {
 					return gameErr(rwhere, "the voting was cancelled by a disqualification under %s, but the platform recorded seat %d's vote after it",
-						b.src.rules.ID, v)
+						b.ruleSet(), v)
 				}
 			}
 			return nil
 		}
 		if want := planSeat(&nn, mafia.EvVote); want != c {
-			return gameErr(rwhere, "under %s seat %d is voted on now, not seat %d", b.src.rules.ID, want, c)
+			return gameErr(rwhere, "under %s seat %d is voted on now, not seat %d", b.ruleSet(), want, c)
 		}
 		var voters mafia.Seats
 		for v, t := range votes {
@@ -926,7 +1072,7 @@ func (b *builder) round(num, k int, votes map[int]int, where string) error {
 		selfVote := b.src.options.CandidateSelfVote
 		if voters.Has(c) && !last && !selfVote {
 			return gameErr(b.src.voteField(num, k, c), "day %d, round %d: seat %d raised his hand against himself; under %s without candidate_self_vote a candidate never does (000 L105, C-03): a rule difference",
-				num, k+1, c, b.src.rules.ID)
+				num, k+1, c, b.ruleSet())
 		}
 		hands := voters
 		if !selfVote || last {
@@ -943,7 +1089,7 @@ func (b *builder) round(num, k int, votes map[int]int, where string) error {
 				}
 			}
 			if b.src.dayVotes && missing != 0 {
-				return gameErr(rwhere, "seats %v are at the table under %s, but the platform has no vote of theirs in this round", missing.List(), b.src.rules.ID)
+				return gameErr(rwhere, "seats %v are at the table under %s, but the platform has no vote of theirs in this round", missing.List(), b.ruleSet())
 			}
 			if voters == rest || (missing == mafia.SeatsOf(c) && b.src.options.DefaultVoteToLast) {
 				ev = mafia.VoteRest(c)
@@ -987,7 +1133,7 @@ func (b *builder) lift(num, k int) error {
 		tied = append(tied, int(c))
 	}
 	f := b.src.lifts[num]
-	where := fmt.Sprintf("day %d", num)
+	where := fieldf("day %d", num)
 	if f.where != "" {
 		where = f.where
 	}
@@ -1009,7 +1155,7 @@ func (b *builder) lift(num, k int) error {
 		}
 	}
 	if left > 0 && stayed > 0 {
-		return gameErr(where, "under %s the tied seats %v all leave or all stay by the lift vote, but the platform says only some of them left", b.src.rules.ID, tied)
+		return gameErr(where, "under %s the tied seats %v all leave or all stay by the lift vote, but the platform says only some of them left", b.ruleSet(), tied)
 	}
 	if left > 0 {
 		yes := b.eng.Alive().List()
@@ -1025,7 +1171,7 @@ func (b *builder) lift(num, k int) error {
 func (b *builder) finish(stopped bool) error {
 	if !b.eng.Finished() {
 		if b.src.finished && b.src.winner == mafia.Draw && b.eng.Rules().Draw == mafia.DrawDeclared {
-			if err := b.apply(record.Event{Event: mafia.DeclareDraw()}, "winner"); err != nil {
+			if err := b.apply(record.Event{Event: mafia.DeclareDraw()}, b.src.resultField); err != nil {
 				return err
 			}
 			b.src.note("The platform records a draw; under %s a draw is declared by the host, recorded here after the last recorded event.", b.src.rules.ID)
@@ -1053,7 +1199,7 @@ func (b *builder) finish(stopped bool) error {
 	})
 	for _, p := range left {
 		if !b.eng.Finished() && p.at.kind != slEnd {
-			return gameErr(p.where, "its moment (%s) never comes when the game replays under %s", p.at, b.src.rules.ID)
+			return gameErr(p.where, "its moment (%s) never comes when the game replays under %s", p.at.phrase(), b.ruleSet())
 		}
 		b.done[p.seq] = true
 		if err := b.applyPending(&p); err != nil {
@@ -1080,23 +1226,23 @@ func (b *builder) verify() error {
 		if g.Winner() != b.src.winner {
 			got := winnerText(g.Winner())
 			if !g.Finished() {
-				got = "the game is not over"
+				got = phrase("the game is not over")
 			}
-			return gameErr("winner", "the platform says %s, but under %s %s", winnerText(b.src.winner), b.src.rules.ID, got)
+			return gameErr(b.src.resultField, "the platform says %s, but under %s %s", winnerText(b.src.winner), b.ruleSet(), got)
 		}
 	} else if g.Finished() {
-		return gameErr("winner", "the platform's game is unfinished, but under %s %s", b.src.rules.ID, winnerText(g.Winner()))
+		return gameErr(b.src.resultField, "the platform's game is unfinished, but under %s %s", b.ruleSet(), winnerText(g.Winner()))
 	}
 	for s := 1; s <= len(b.src.seats); s++ {
 		e := b.src.expect[s]
 		out := g.Out(s)
-		where := fmt.Sprintf("seat %d", s)
+		where := fieldf("seat %d", s)
 		if e.known {
 			if out.How != e.how || out.Phase != e.phase || int(out.Number) != e.num {
-				return gameErr(where, "the platform says he left %s; under %s %s", outText(e.how, e.phase, e.num), b.src.rules.ID, outOf(out))
+				return gameErr(where, "the platform says he left %s; under %s %s", outText(e.how, e.phase, e.num), b.ruleSet(), outOf(out))
 			}
 		} else if b.src.expectAll() && out.How != mafia.NotOut {
-			return gameErr(where, "the platform says he stayed to the end; under %s %s", b.src.rules.ID, outOf(out))
+			return gameErr(where, "the platform says he stayed to the end; under %s %s", b.ruleSet(), outOf(out))
 		}
 		if f := b.src.expFouls[s]; f >= 0 && g.Fouls(s) != f {
 			return gameErr(where, "the platform records %d fouls; the replay has %d", f, g.Fouls(s))
@@ -1108,31 +1254,36 @@ func (b *builder) verify() error {
 // expectAll says the platform records every departure, so a seat without one stayed.
 func (g *game) expectAll() bool { return g.allDeaths && g.finished }
 
-func outOf(o mafia.Out) string {
+// outOf says in words where a seat stands: still at the table, or how and when he left.
+func outOf(o mafia.Out) Phrase {
 	if o.How == mafia.NotOut {
-		return "he is still at the table"
+		return phrase("he is still at the table")
 	}
-	return "he left " + outText(o.How, o.Phase, int(o.Number))
+	return phrase("he left %s", outText(o.How, o.Phase, int(o.Number)))
 }
 
-func outText(how mafia.OutHow, phase mafia.Phase, num int) string {
-	return fmt.Sprintf("%s on %s %d", howText(how), phase, num)
+// outText says how and when a seat left: "by vote on day 2".
+func outText(how mafia.OutHow, phase mafia.Phase, num int) Phrase {
+	if phase == mafia.PhaseNight {
+		return phrase("%s on night %d", howText(how), num)
+	}
+	return phrase("%s on day %d", howText(how), num)
 }
 
-func howText(h mafia.OutHow) string {
+func howText(h mafia.OutHow) Phrase {
 	switch h {
 	case mafia.OutVoted:
-		return "by vote"
+		return phrase("by vote")
 	case mafia.OutKilled:
-		return "killed"
+		return phrase("killed")
 	case mafia.OutFouls:
-		return "by fouls"
+		return phrase("by fouls")
 	case mafia.OutDisqualified:
-		return "disqualified"
+		return phrase("disqualified")
 	case mafia.OutTeamLoss:
-		return "for his team's loss"
+		return phrase("for his team's loss")
 	}
-	return "?"
+	return phrase("in an unknown way")
 }
 
 func sortedKeys[V any](m map[int]V) []int {

@@ -3,7 +3,9 @@ package convert
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strings"
 )
@@ -15,7 +17,7 @@ func decodeObject(data []byte, where string) (map[string]json.RawMessage, error)
 	d.UseNumber()
 	var m map[string]json.RawMessage
 	if err := d.Decode(&m); err != nil {
-		return nil, inputErr(where, "not a JSON object: %v", err)
+		return nil, inputErr(where, "not a JSON object: %v", jsonProblem(err))
 	}
 	if m == nil {
 		return nil, inputErr(where, "not a JSON object")
@@ -108,4 +110,38 @@ func short(raw json.RawMessage) string {
 	return s
 }
 
+// fieldf makes a Where: the file's field path, with words beside it only in the form of wherePhrases.
 func fieldf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+
+// jsonProblem says what the JSON decoder found wrong, in words a reader's language can say: where the syntax
+// breaks, the file ending early, a value of the wrong kind.
+func jsonProblem(err error) Phrase {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return phrase("the JSON syntax breaks at byte %d", syn.Offset)
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return phrase("the file ends before the JSON does")
+	case errors.As(err, &typ) && typ.Field != "":
+		return phrase("%s has a value of the wrong kind (%s)", typ.Field, jsonKind(typ.Value))
+	case errors.As(err, &typ):
+		return phrase("it is %s", jsonKind(typ.Value))
+	}
+	return phrase("it cannot be read as JSON")
+}
+
+// jsonKind says a JSON value's kind as the decoder names it ("array", "string") in words.
+func jsonKind(v string) Phrase {
+	switch v {
+	case "array":
+		return phrase("a list")
+	case "string":
+		return phrase("a string")
+	case "bool":
+		return phrase("true or false")
+	case "object":
+		return phrase("an object")
+	}
+	return phrase("a number")
+}

@@ -136,7 +136,7 @@ func parseMafiaratings(data []byte) (*game, error) {
 	}
 	g := newGame("mafiaratings", n)
 	g.voteField = func(day, round, voter int) string {
-		return fmt.Sprintf("players[%d] (seat %d).voting[%d]", voter-1, voter, day-1)
+		return fieldf("players[%d] (seat %d).voting[%d]", voter-1, voter, day-1)
 	}
 	features := mrAllFeatures
 	if present(top, "features") {
@@ -151,7 +151,7 @@ func parseMafiaratings(data []byte) (*game, error) {
 	if present(top, "mafiaclub") {
 		ext = &mrExt{}
 		if err := json.Unmarshal(top["mafiaclub"], ext); err != nil {
-			return nil, inputErr("mafiaclub", "not the field our export writes: %v", err)
+			return nil, inputErr("mafiaclub", "not the field our export writes: %v", jsonProblem(err))
 		}
 	}
 	players := make([]map[string]json.RawMessage, n)
@@ -222,8 +222,8 @@ func parseMafiaratings(data []byte) (*game, error) {
 	} else if err := g.mrRules(rules); err != nil {
 		return nil, err
 	}
-	if roles := seatRoles(g.seats); g.rules.ValidateRoles(roles) != nil {
-		return nil, inputErr("players", "the roles do not make a game: %v", g.rules.ValidateRoles(roles))
+	if g.rules.ValidateRoles(seatRoles(g.seats)) != nil {
+		return nil, rolesErr(g.rules, g.seats)
 	}
 
 	// the result
@@ -406,7 +406,10 @@ func (g *game) mrRules(r mrRules) error {
 func (g *game) extRules(ext *mrExt) error {
 	rec, err := record.New(ext.Rules, ext.Options, g.seats, nil, nil)
 	if err != nil {
-		return inputErr("mafiaclub", "%v", err)
+		if _, ok := mafia.RuleSet(ext.Rules); !ok {
+			return inputErr("mafiaclub.rules", "unknown rule set %q", ext.Rules)
+		}
+		return inputErr("mafiaclub.options", "the options do not fit %s: %v", RuleSet(ext.Rules), err)
 	}
 	g.rules, g.options, g.optJSON = rec.Rules, rec.Options, rec.OptionJSON
 	g.note("%s", fmt.Sprintf("Imported from a mafiaratings game exported by mafiaclub; rule set %s and its options as the export recorded them.", ext.Rules))
@@ -598,7 +601,10 @@ func eachRound(p map[string]json.RawMessage, key, where, unit string, each func(
 		return err
 	}
 	if len(list) > 50 {
-		return inputErr(field, "%d %s is too many", len(list), unit)
+		if unit == "nights" {
+			return inputErr(field, "%d nights is too many", len(list))
+		}
+		return inputErr(field, "%d rounds is too many", len(list))
 	}
 	for i, raw := range list {
 		if isNull(raw) {
@@ -885,7 +891,7 @@ func (g *game) mrExtFacts(ext *mrExt) error {
 		}
 		h, err := record.Hundredths(a.Points)
 		if err != nil {
-			return inputErr(w+".points", "%v", err)
+			return inputErr(w+".points", "must be points with at most two decimals, not %s", short(a.Points))
 		}
 		g.adjust = append(g.adjust, record.Event{Event: mafia.Adjust(a.Seat, h), Reason: a.Reason})
 	}

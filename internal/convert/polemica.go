@@ -78,7 +78,7 @@ func importPolemica(data []byte) (*Imported, error) {
 			return nil, err
 		}
 	}
-	var misfits []string
+	var misfits Phrases
 	for _, r := range polemicaRuleSets() {
 		id := r.ID
 		g, err := parsePolemica(game, page, facts, r)
@@ -99,9 +99,9 @@ func importPolemica(data []byte) (*Imported, error) {
 		if errors.As(err, &ie) {
 			return nil, inData(err, page != nil)
 		}
-		misfits = append(misfits, fmt.Sprintf("%s does not fit (%v)", id, err))
+		misfits = append(misfits, phrase("%s does not fit (%v)", RuleSet(id), err))
 	}
-	return nil, gameErr("", "no rule set of ours fits this game: %s", strings.Join(misfits, "; "))
+	return nil, gameErr("", "no rule set of ours fits this game: %s", misfits)
 }
 
 // inData names a field of the match page's game as the page spells it, inside "data".
@@ -117,9 +117,31 @@ func inData(err error, page bool) error {
 	return &InputError{Where: where, What: ie.What, Format: ie.Format, Args: ie.Args}
 }
 
+// rolesErr says why the seats' roles make no game under r, as a reader can check them in the file: how many of
+// each role the seats have.
+func rolesErr(r *mafia.Rules, seats []record.Seat) error {
+	var count [5]int
+	for _, s := range seats {
+		switch s.Role {
+		case mafia.Citizen:
+			count[0]++
+		case mafia.Sheriff:
+			count[1]++
+		case mafia.Mafia:
+			count[2]++
+		case mafia.Don:
+			count[3]++
+		default:
+			count[4]++
+		}
+	}
+	return inputErr("players", "the roles do not make a game under %s: citizens %d, sheriffs %d, mafia %d, dons %d, others %d",
+		RuleSet(r.ID), count[0], count[1], count[2], count[3], count[4])
+}
+
 // withMisfits rebuilds the record's note with the rule sets that did not fit, first.
-func withMisfits(im *Imported, misfits []string) (*Imported, error) {
-	notes := append([]string{"Rule sets tried before: " + strings.Join(misfits, "; ") + "."}, im.Notes...)
+func withMisfits(im *Imported, misfits Phrases) (*Imported, error) {
+	notes := append([]string{"Rule sets tried before: " + misfits.String() + "."}, im.Notes...)
 	extra := map[string]json.RawMessage{}
 	for k, v := range im.Record.Extra {
 		extra[k] = v
@@ -156,8 +178,9 @@ func parsePolemica(top, page map[string]json.RawMessage, facts *polemicaFacts, r
 		return nil, inputErr("players", "%d players; a Polemica game has 10", n)
 	}
 	g := newGame("polemica", n)
+	g.resultField = "result"
 	g.voteField = func(day, round, voter int) string {
-		return fmt.Sprintf("votes (day %d, num %d, voter %d)", day, round+1, voter)
+		return fieldf("votes (day %d, num %d, voter %d)", day, round+1, voter)
 	}
 	g.useRules(r)
 	g.seats = make([]record.Seat, n)
@@ -222,8 +245,8 @@ func parsePolemica(top, page map[string]json.RawMessage, facts *polemicaFacts, r
 		}
 		g.seats[pos-1] = s
 	}
-	if err := r.ValidateRoles(seatRoles(g.seats)); err != nil {
-		return nil, inputErr("players", "the roles do not make a game: %v", err)
+	if r.ValidateRoles(seatRoles(g.seats)) != nil {
+		return nil, rolesErr(r, g.seats)
 	}
 
 	if present(top, "result") {
@@ -464,7 +487,7 @@ func polemicaZeroVoting(top, page map[string]json.RawMessage) (string, string, e
 	}
 	places := []place{{top, ""}}
 	if page != nil {
-		places = append(places, place{page, "page "})
+		places = []place{{top, "data."}, {page, ""}} // the game is in data, the page around it
 	}
 	for _, p := range places {
 		if present(p.m, "config") {
@@ -492,7 +515,7 @@ func (g *game) polemicaDayOne(zv, where string, r *mafia.Rules) error {
 		return inputErr(where, "unknown zero voting %q (none, respeech, liftOnly)", zv)
 	}
 	if _, ok := r.Option(key); !ok {
-		return gameErr(where, "Polemica's zero voting %q needs the option %s, which %s does not have: a rule difference", zv, key, r.ID)
+		return gameErr(where, "Polemica's zero voting %q needs the option %s, which %s does not have: a rule difference", zv, Option(key), RuleSet(r.ID))
 	}
 	switch zv {
 	case "liftOnly":

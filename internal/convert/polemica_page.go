@@ -2,7 +2,6 @@ package convert
 
 import (
 	"encoding/json"
-	"fmt"
 	"sort"
 	"strings"
 
@@ -229,7 +228,8 @@ func polemicaWon(raw json.RawMessage, where string) (bool, error) {
 
 // check compares the replay with the page's facts: who won, the first night's victim and the order of
 // departures. The first difference is the error.
-func (f *polemicaFacts) check(g *mafia.Game, rules string) error {
+func (f *polemicaFacts) check(g *mafia.Game, id string) error {
+	rules := RuleSet(id)
 	n := g.Players()
 	if g.Finished() {
 		res := g.Result() // who won is the engine's word (a seat's Won), not worked out again here
@@ -282,7 +282,7 @@ func (f *polemicaFacts) check(g *mafia.Game, rules string) error {
 			nth := pos + k + 1
 			if nth > len(replay) {
 				return gameErr(f.quitWhere[s], "the platform's page has seat %d leave %s (quit_index %d); under %s %s",
-					s, ordinal(nth), q, rules, stayedText(g, s))
+					s, Ordinal(nth), q, rules, stayedText(g, s))
 			}
 		}
 		got := replay[pos : pos+len(group)]
@@ -297,7 +297,7 @@ func (f *polemicaFacts) check(g *mafia.Game, rules string) error {
 					}
 				}
 				return gameErr(f.quitWhere[s], "the platform's page has seat %d leave %s (quit_index %d); under %s seat %d leaves %s (%s), and seat %d %s",
-					s, ordinal(nth), q, rules, other, ordinal(nth), strings.TrimPrefix(outOf(g.Out(other)), "he left "), s, stayedText(g, s))
+					s, Ordinal(nth), q, rules, other, Ordinal(nth), leftText(g.Out(other)), s, stayedText(g, s))
 			}
 		}
 		pos += len(group)
@@ -305,46 +305,36 @@ func (f *polemicaFacts) check(g *mafia.Game, rules string) error {
 	for _, s := range replay[pos:] {
 		if f.quitKnown[s] {
 			return gameErr(f.quitWhere[s], "the platform's page says seat %d stayed (no quit_index); under %s %s, the %s to leave",
-				s, rules, outOf(g.Out(s)), ordinal(int(g.Out(s).Order)))
+				s, rules, outOf(g.Out(s)), Ordinal(g.Out(s).Order))
 		}
 	}
 	return nil
 }
 
-func stayedText(g *mafia.Game, s int) string {
+// stayedText says in words whether a seat stays or when he leaves.
+func stayedText(g *mafia.Game, s int) Phrase {
 	o := g.Out(s)
 	if o.How == mafia.NotOut {
-		return "stays at the table"
+		return phrase("stays at the table")
 	}
-	return fmt.Sprintf("leaves %s (%s)", ordinal(int(o.Order)), strings.TrimPrefix(outOf(o), "he left "))
+	return phrase("leaves %s (%s)", Ordinal(o.Order), leftText(o))
 }
 
-func wonText(w bool) string {
+// leftText says how and when a seat that left did: "by vote on day 2".
+func leftText(o mafia.Out) Phrase { return outText(o.How, o.Phase, int(o.Number)) }
+
+func wonText(w bool) Phrase {
 	if w {
-		return "won"
+		return phrase("won")
 	}
-	return "lost"
+	return phrase("lost")
 }
 
-func seatOrNobody(s int) string {
+func seatOrNobody(s int) Phrase {
 	if s == 0 {
-		return "nobody"
+		return phrase("nobody")
 	}
-	return fmt.Sprintf("seat %d", s)
-}
-
-func ordinal(n int) string {
-	suf := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suf = "st"
-	case n%10 == 2:
-		suf = "nd"
-	case n%10 == 3:
-		suf = "rd"
-	}
-	return fmt.Sprintf("%d%s", n, suf)
+	return phrase("seat %d", s)
 }
 
 func containsInt(l []int, x int) bool {

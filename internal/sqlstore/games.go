@@ -373,9 +373,11 @@ func (db *DB) SetStatus(ctx context.Context, gameID, version int64, status club.
 	})
 }
 
-// ImportGame files a finished game recorded elsewhere in one transaction: the game, its whole log, its results,
-// saved. Nothing of it stays behind when any part fails.
+// ImportGame files a game recorded elsewhere in one transaction: the game and its whole log, and a finished one's
+// results, saved; an unfinished one (g.Status live) stays live, its import logged. Nothing of it stays behind when
+// any part fails.
 func (db *DB) ImportGame(ctx context.Context, g *club.Game, events []club.StoredEvent, winner string, results []club.GameResult, a club.AuditEntry) error {
+	live := g.Status == club.GameLive
 	return db.inTx(ctx, "game", func(tx *txn) error {
 		if err := createGame(ctx, tx, g); err != nil {
 			return err
@@ -383,10 +385,18 @@ func (db *DB) ImportGame(ctx context.Context, g *club.Game, events []club.Stored
 		if err := appendEvents(ctx, tx, g.ID, 0, club.ActionKey{}, events); err != nil {
 			return err
 		}
+		g.Version, g.Events = 1, len(events)
+		if live {
+			return audit(ctx, tx, g.ID, a)
+		}
 		for i := range results {
 			results[i].GameID = g.ID
 		}
-		return setStatus(ctx, tx, g.ID, 1, club.GameSaved, g.Rated, winner, results, a)
+		if err := setStatus(ctx, tx, g.ID, 1, club.GameSaved, g.Rated, winner, results, a); err != nil {
+			return err
+		}
+		g.Status, g.Version = club.GameSaved, 2
+		return nil
 	})
 }
 

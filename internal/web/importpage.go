@@ -3,14 +3,16 @@ package web
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
-	"regexp"
-	"strconv"
+	"strings"
 	"time"
 
 	"mafiaclub/internal/club"
 	"mafiaclub/internal/convert"
+	"mafiaclub/internal/hostview"
+	"mafiaclub/mafia"
 )
 
 // maxUpload bounds an import request: many game files of a few kilobytes each.
@@ -22,7 +24,9 @@ const importMemory = 2 << 20
 type importLine struct {
 	File   string
 	GameID int64
-	Error  string
+	// Unfinished: the game has no result and was filed as a live game, for a host to continue.
+	Unfinished bool
+	Error      string
 }
 
 type importView struct {
@@ -39,8 +43,9 @@ func (s *Server) importForm(w http.ResponseWriter, r *http.Request) {
 	s.render(w, "import", importView{Page: p, From: "mafiaratings", Rated: true})
 }
 
-// importGames converts each uploaded file and files it in the history; the report says, file by file, what was
-// imported and what was refused and why. A refused file changes nothing.
+// importGames converts each uploaded file and files it: a finished game in the history, an unfinished one as a
+// live game for a host to continue (club.Games.Import); the report says, file by file, what was imported and how,
+// and what was refused and why. A refused file changes nothing.
 //
 // An import is heavy work (club.Heavy): beyond the bound it is refused at once, 503 with Retry-After, before its
 // upload is read.
@@ -88,19 +93,15 @@ func (s *Server) importUpload(w http.ResponseWriter, r *http.Request) {
 			data, err = io.ReadAll(f)
 			f.Close()
 		}
-		if err != nil {
-			line.Error = err.Error()
+		if err != nil { // the upload's temporary file could not be read: the server's trouble, not the file's
+			s.Log.Error("import: reading an upload", "file", fh.Filename, "err", err)
+			line.Error = s.errorText(p.Lang, err)
 			v.Report = append(v.Report, line)
 			continue
 		}
 		im, err := importer(data)
 		if err != nil {
-			var ie *convert.InputError
-			if errors.As(err, &ie) {
-				line.Error = inputErrorText(p, v.From, ie)
-			} else {
-				line.Error = p.T("import.cannot", err.Error())
-			}
+			line.Error = importErrorText(p, v.From, err)
 			v.Report = append(v.Report, line)
 			continue
 		}
@@ -118,7 +119,10 @@ func (s *Server) importUpload(w http.ResponseWriter, r *http.Request) {
 				line.Error = p.T("import.duplicate", source)
 			}
 		} else {
-			line.GameID = g.ID
+			line.GameID, line.Unfinished = g.ID, g.Status == club.GameLive
+			if line.Unfinished {
+				s.Live.Publish(g.ID, g.Version) // the live pages list it
+			}
 		}
 		v.Report = append(v.Report, line)
 	}
@@ -128,25 +132,108 @@ func (s *Server) importUpload(w http.ResponseWriter, r *http.Request) {
 // platformNames are the platforms as their own sites spell them.
 var platformNames = map[string]string{"mafiaratings": "mafiaratings", "polemica": "Polemica"}
 
-// seatInPath is a seat in an importer's field path: "players[0] (seat 1).role".
-var seatInPath = regexp.MustCompile(`\(seat (\d+)\)`)
+// importErrorText says why an importer refused a file, in the reader's language: a file that is not a game of the
+// platform's format (an *convert.InputError) or a game that cannot become our record (a *convert.GameError).
+func importErrorText(p Page, platform string, err error) string {
+	var ie *convert.InputError
+	if errors.As(err, &ie) {
+		return p.T("import.malformed", platformNames[platform], convertText(p, ie.Where, ie.Format, ie.Args, ie.What))
+	}
+	var ge *convert.GameError
+	if errors.As(err, &ge) {
+		return p.T("import.cannot", convertText(p, ge.Where, ge.Format, ge.Args, ge.What))
+	}
+	return p.T("import.cannot", err.Error()) // no importer refuses otherwise
+}
 
-// inputErrorText says why a file is not a game of the platform's format, in the reader's language: the frame, the
-// field's path in the file as the file spells it (its seat in words), and what is wrong with it. The importers'
-// common complaints (a field missing, a value of the wrong type, a seat that does not exist, the file not JSON)
-// are in the catalogue as "convert:" + the importer's format; a rarer one, about one platform's field, keeps the
-// importer's English words inside the translated frame.
-func inputErrorText(p Page, platform string, ie *convert.InputError) string {
-	what := ie.What
-	if ie.Format != "" && p.cat.Has("convert:"+ie.Format) {
-		what = p.T("convert:"+ie.Format, ie.Args...)
+// convertText says an importer's message in the reader's language: where in the file (its field path as the file
+// spells it, the words beside it translated: convert.Place) and what is wrong, from the catalogue's "convert:" +
+// the importer's format, each argument that is words said in the language too. A format the catalogue lacks keeps
+// the importer's English (a test in internal/convert fails on one).
+func convertText(p Page, where, format string, args []any, english string) string {
+	what, ok := convertFormat(p, format, args)
+	if !ok {
+		what = english
 	}
-	where := seatInPath.ReplaceAllStringFunc(ie.Where, func(m string) string {
-		n, _ := strconv.Atoi(seatInPath.FindStringSubmatch(m)[1])
-		return "(" + p.T("import.seat", n) + ")"
-	})
-	if where != "" {
-		what = where + ": " + what
+	var w strings.Builder
+	for _, part := range convert.Place(where) {
+		if ph, ok := part.(convert.Phrase); ok {
+			w.WriteString(convertPhrase(p, ph))
+		} else {
+			fmt.Fprint(&w, part)
+		}
 	}
-	return p.T("import.malformed", platformNames[platform], what)
+	if w.Len() == 0 {
+		return what
+	}
+	return w.String() + ": " + what
+}
+
+// convertFormat says an importer's format through the catalogue: "convert:" + format, or its plural key
+// "convert:" + format + ".n" for a message that counts (the count its first argument).
+func convertFormat(p Page, format string, args []any) (string, bool) {
+	if format == "" {
+		return "", false
+	}
+	local := make([]any, len(args))
+	for i, a := range args {
+		local[i] = convertArg(p, a)
+	}
+	if key := "convert:" + format; p.cat.Has(key) {
+		return p.T(key, local...), true
+	}
+	if key := "convert:" + format + ".n"; p.cat.Has(key) && len(args) > 0 {
+		if n, ok := countArg(args[0]); ok {
+			return p.N(key, n, local[1:]...), true
+		}
+	}
+	return "", false
+}
+
+func convertPhrase(p Page, ph convert.Phrase) string {
+	if text, ok := convertFormat(p, ph.Format, ph.Args); ok {
+		return text
+	}
+	return ph.String()
+}
+
+// convertArg says an argument of an importer's message that is words in the reader's language: a phrase, a rule
+// set, an option, a role, a voting's state, an error of the engine or of an importer. Numbers, seat lists and
+// what the message quotes from the file are said as they are.
+func convertArg(p Page, a any) any {
+	switch v := a.(type) {
+	case convert.Phrase:
+		return convertPhrase(p, v)
+	case convert.Phrases:
+		s := make([]string, len(v))
+		for i, ph := range v {
+			s[i] = convertPhrase(p, ph)
+		}
+		return strings.Join(s, "; ")
+	case convert.RuleSet:
+		if rs, ok := mafia.RuleSet(string(v)); ok {
+			return p.RulesTitle(rs)
+		}
+		return string(v)
+	case convert.Option:
+		return p.T("opt." + string(v))
+	case mafia.Role:
+		return p.T("role." + v.String())
+	case mafia.VotingStatus:
+		return p.T("voting." + v.String())
+	case error:
+		var ie *convert.InputError
+		var ge *convert.GameError
+		var re *mafia.RuleError
+		switch {
+		case errors.As(v, &ie):
+			return convertText(p, ie.Where, ie.Format, ie.Args, ie.What)
+		case errors.As(v, &ge):
+			return convertText(p, ge.Where, ge.Format, ge.Args, ge.What)
+		case errors.As(v, &re):
+			return hostview.RuleText(p.cat, p.Lang, v, re)
+		}
+		return v.Error()
+	}
+	return a
 }
