@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -104,6 +105,14 @@ type exporter struct {
 	votedToday bool
 	// afterVote: the seats removed by discipline on a day after its voting came to its result
 	afterVote map[int]bool
+	// voteDone: by day, the voting came to its result (its last vote or lift vote was recorded)
+	voteDone map[int]bool
+	// the record's event number of each foul in the platform's warnings (by seat), of each departure by
+	// disqualification or team loss (by seat), and of each entry of our field's discipline
+	idx      int
+	warnIdx  map[int][]int
+	deathIdx map[int]int
+	discIdx  []int
 	// by day (engine number): voter -> votes per round; lift votes; whether a day's lift was reconstructed
 	votes   map[int]map[int][]int
 	nRnd    map[int]int
@@ -139,7 +148,8 @@ func ExportRecord(rec *record.Record, meta MRMeta) ([]byte, error) {
 		return nil, inputErr("", "%v", err)
 	}
 	x := &exporter{rec: rec, eng: eng, n: n, nomBy: map[int]bool{}, votes: map[int]map[int][]int{},
-		nRnd: map[int]int{}, lifts: map[int]map[int]bool{}, liftRec: map[int]bool{}, bonus: map[int]int{}, afterVote: map[int]bool{}}
+		nRnd: map[int]int{}, lifts: map[int]map[int]bool{}, liftRec: map[int]bool{}, bonus: map[int]int{}, afterVote: map[int]bool{}, voteDone: map[int]bool{},
+		warnIdx: map[int][]int{}, deathIdx: map[int]int{}}
 	x.out.Players = make([]mrPlayerOut, n)
 	x.ext = mrExt{Rules: rec.Rules.ID, Options: rec.OptionJSON, Extra: rec.Extra}
 	hasProfiles := false
@@ -279,6 +289,7 @@ func (x *exporter) disciplineTime(e record.Event) mrTime {
 }
 
 func (x *exporter) event(idx int, e record.Event) error {
+	x.idx = idx
 	before := x.now()
 	phase, num := x.eng.Phase()
 	wasAlive := x.eng.Alive()
@@ -294,6 +305,11 @@ func (x *exporter) event(idx int, e record.Event) error {
 	switch e.Type {
 	case mafia.EvFoul, mafia.EvWarning, mafia.EvDisqualify, mafia.EvTeamLoss:
 		before = x.disciplineTime(e)
+		if x.eng.Finished() && x.eng.Winner() == mafia.Draw {
+			// after a declared draw, which the platform's fields place only as the game's end: at the end,
+			// so that an import applies it after the draw, as it was
+			before = mrTime{Round: num - 1, Time: "end"}
+		}
 	}
 	if e.Reconstructed {
 		switch e.Type {
@@ -394,6 +410,7 @@ func (x *exporter) event(idx int, e record.Event) error {
 	case mafia.EvFoul:
 		pl := p(seat)
 		pl.Warnings = append(pl.Warnings, before)
+		x.warnIdx[seat] = append(x.warnIdx[seat], idx)
 		if wasAlive.Has(seat) && !x.eng.Alive().Has(seat) {
 			b := before
 			pl.Death = &mrDeath{Round: num - 1, Type: "warnings", Time: &b}
@@ -404,6 +421,7 @@ func (x *exporter) event(idx int, e record.Event) error {
 		if wasAlive.Has(seat) && !x.eng.Alive().Has(seat) {
 			b := before
 			p(seat).Death = &mrDeath{Round: num - 1, Type: "kickOut", Time: &b}
+			x.deathIdx[seat] = idx
 		} else {
 			x.discipline("disqualify", seat, before, e.Reason)
 		}
@@ -411,6 +429,7 @@ func (x *exporter) event(idx int, e record.Event) error {
 		if wasAlive.Has(seat) && !x.eng.Alive().Has(seat) {
 			b := before
 			p(seat).Death = &mrDeath{Round: num - 1, Type: "teamKickOut", Time: &b}
+			x.deathIdx[seat] = idx
 		} else {
 			x.discipline("team_loss", seat, before, e.Reason) // by a player who already left (002 §6.8.5)
 		}
@@ -435,6 +454,11 @@ func (x *exporter) event(idx int, e record.Event) error {
 	if votingOver && wasAlive.Has(seat) && !x.eng.Alive().Has(seat) {
 		x.afterVote[seat] = true
 	}
+	if e.Type == mafia.EvVote || e.Type == mafia.EvLift {
+		if n := x.eng.Next(); x.eng.Finished() || (!n.Allowed.Has(mafia.EvVote) && !n.Allowed.Has(mafia.EvLift)) {
+			x.voteDone[num] = true
+		}
+	}
 	// departures by vote or shot
 	for _, s := range (wasAlive &^ x.eng.Alive()).List() {
 		o := x.eng.Out(s)
@@ -451,6 +475,7 @@ func (x *exporter) event(idx int, e record.Event) error {
 func (x *exporter) discipline(typ string, seat int, at mrTime, reason string) {
 	raw, _ := json.Marshal(at)
 	x.ext.Discipline = append(x.ext.Discipline, mrExtDiscipline{Type: typ, Seat: seat, Time: raw, Reason: reason})
+	x.discIdx = append(x.discIdx, x.idx)
 }
 
 func setAt(list *[]*int, i, v int) {
@@ -706,10 +731,13 @@ func (x *exporter) fitTheirCheck() {
 	}
 	// the hands of a voting that did not come to its result
 	for _, d := range x.eng.Result().Days {
-		if d.Voting == mafia.VotingHeld {
+		if x.voteDone[d.Day] {
 			continue
 		}
 		r := d.Day - 1
+		if k := x.nRnd[d.Day]; k > 0 {
+			x.ext.VotingRounds = append(x.ext.VotingRounds, mrExtRounds{Round: r, Rounds: k})
+		}
 		for i := range o.Players {
 			p := &o.Players[i]
 			if r < len(p.Voting) && string(p.Voting[r]) != "null" {
@@ -760,11 +788,13 @@ func (x *exporter) fitTheirCheck() {
 		if len(p.Warnings) <= keep {
 			continue
 		}
-		for _, w := range p.Warnings[keep:] {
+		for j, w := range p.Warnings[keep:] {
 			raw, _ := json.Marshal(w)
 			x.ext.Discipline = append(x.ext.Discipline, mrExtDiscipline{Type: "foul", Seat: i + 1, Time: raw})
+			x.discIdx = append(x.discIdx, x.warnIdx[i+1][keep+j])
 		}
 		p.Warnings = p.Warnings[:keep]
+		x.warnIdx[i+1] = x.warnIdx[i+1][:keep]
 	}
 	// the end of a day that left nobody with a last word
 	for i := range o.Players {
@@ -780,6 +810,34 @@ func (x *exporter) fitTheirCheck() {
 	}
 	x.fitShooting()
 	x.fitSpeakingOrder()
+	x.fitOrder()
+}
+
+// fitOrder keeps in our field the record's order of the fouls, warnings and departures by discipline where the
+// platform's fields, which list them player by player, would give another: in the order the importer reads them
+// (each seat's warnings, then his departure by disqualification or team loss, seat by seat; then our field's
+// discipline), the position of each in the record's order. Two at the same moment (two disqualifications in one
+// last word) leave in the order they were recorded.
+func (x *exporter) fitOrder() {
+	var idx []int
+	for s := 1; s <= x.n; s++ {
+		idx = append(idx, x.warnIdx[s]...)
+		if d := x.out.Players[s-1].Death; d != nil && (d.Type == "kickOut" || d.Type == "teamKickOut") {
+			idx = append(idx, x.deathIdx[s])
+		}
+	}
+	idx = append(idx, x.discIdx...)
+	order := make([]int, len(idx))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return idx[order[a]] < idx[order[b]] })
+	for i, k := range order {
+		if i != k {
+			x.ext.Order = order
+			return
+		}
+	}
 }
 
 // setTime writes seat's foul j (from 0; -1: none) or departure, or both, at t in the platform's fields, and keeps

@@ -71,9 +71,15 @@ func genRecord(rng *rand.Rand) *record.Record {
 	// how rough the table is: some games have no discipline at all, some a lot
 	rough := []int{0, 40, 15, 6}[rng.Intn(4)]
 	var events []record.Event
+	closed := false // the host said the last speech is over
 	try := func(e mafia.Event, d mafia.During) bool {
 		if g.Apply(e) != nil {
 			return false
+		}
+		switch e.Type {
+		case mafia.EvFoul, mafia.EvWarning, mafia.EvDisqualify, mafia.EvTeamLoss, mafia.EvAdjust:
+		default:
+			closed = false
 		}
 		events = append(events, record.Event{Event: e, During: d})
 		return true
@@ -91,8 +97,9 @@ func genRecord(rng *rand.Rand) *record.Record {
 		if d.Kind == mafia.DuringTieSpeech && n.NCand > 0 {
 			return d.WithSeat(int(n.Candidates[rng.Intn(n.NCand)])) // the host page names the tied speaker
 		}
-		if d.Kind == mafia.DuringSpeech && n.Allowed.Has(mafia.EvVote) && rng.Intn(2) == 0 {
-			return mafia.During{Kind: mafia.DuringNominationsClosed} // the host knows the last speech is over
+		if d.Kind == mafia.DuringSpeech && (closed || (n.Allowed.Has(mafia.EvVote) && rng.Intn(2) == 0)) {
+			closed = true // the host knows the last speech is over (and it stays over)
+			return mafia.During{Kind: mafia.DuringNominationsClosed}
 		}
 		return d
 	}

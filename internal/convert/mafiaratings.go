@@ -36,6 +36,13 @@ type mrExt struct {
 	Voting     []mrExtVoting     `json:"voting,omitempty"`
 	Nominating []mrExtNominating `json:"nominating,omitempty"`
 	Times      []mrExtTime       `json:"times,omitempty"`
+	// VotingRounds are the voting rounds begun on a day whose voting did not come to its result, hands or none
+	// (a round may stop before any hand was raised).
+	VotingRounds []mrExtRounds `json:"votingRounds,omitempty"`
+	// Order is the record's order of the fouls, warnings and departures by discipline where the platform's
+	// fields, player by player, give another: the position of each in the order they are read (each seat's
+	// warnings, then his departure, seat by seat, then Discipline).
+	Order []int `json:"order,omitempty"`
 }
 
 // mrExtLegacy is a best move their check allows only to the victim of the first shooting night (a later night
@@ -52,6 +59,12 @@ type mrExtVoting struct {
 	Round  int             `json:"round"`
 	Seat   int             `json:"seat"`
 	Voting json.RawMessage `json:"voting"`
+}
+
+// mrExtRounds says that Rounds voting rounds of the platform's round Round were begun.
+type mrExtRounds struct {
+	Round  int `json:"round"`
+	Rounds int `json:"rounds"`
 }
 
 // mrExtNominating is a nomination of a day that has no votes where their check wants them (day1_no_vote, a
@@ -330,6 +343,9 @@ func parseMafiaratings(data []byte) (*game, error) {
 			return nil, err
 		}
 		if err := g.mrExtMoved(ext, has); err != nil {
+			return nil, err
+		}
+		if err := g.mrExtOrder(ext); err != nil {
 			return nil, err
 		}
 	}
@@ -1067,6 +1083,21 @@ func (g *game) mrExtMoved(ext *mrExt, has func(byte) bool) error {
 			return err
 		}
 	}
+	for i, v := range ext.VotingRounds {
+		if v.Round < 0 || v.Round > 50 || v.Rounds < 1 || v.Rounds > 20 {
+			return inputErr(fieldf("mafiaclub.votingRounds[%d]", i), "not a day of this game")
+		}
+		day := v.Round + 1
+		for len(g.rounds[day]) < v.Rounds {
+			g.rounds[day] = append(g.rounds[day], nil)
+		}
+		for k := range g.rounds[day][:v.Rounds] {
+			if g.rounds[day][k] == nil {
+				g.rounds[day][k] = map[int]int{}
+			}
+		}
+		g.touch(day)
+	}
 	for i, m := range ext.Nominating {
 		w := fieldf("mafiaclub.nominating[%d]", i)
 		for _, s := range []int{m.By, m.Target} {
@@ -1089,5 +1120,26 @@ func (g *game) mrExtMoved(ext *mrExt, has func(byte) bool) error {
 			g.expFouls[d.Seat]++
 		}
 	}
+	return nil
+}
+
+// mrExtOrder puts the fouls, warnings and departures by discipline in the record's order our export kept, where
+// the platform's fields list them player by player.
+func (g *game) mrExtOrder(ext *mrExt) error {
+	if len(ext.Order) == 0 {
+		return nil
+	}
+	seen := make([]bool, len(g.pend))
+	for _, k := range ext.Order {
+		if k < 0 || k >= len(g.pend) || seen[k] || len(ext.Order) != len(g.pend) {
+			return inputErr("mafiaclub.order", "not an order of this game's %d fouls, warnings and departures", len(g.pend))
+		}
+		seen[k] = true
+	}
+	pend := make([]pending, 0, len(g.pend))
+	for _, k := range ext.Order {
+		pend = append(pend, g.pend[k])
+	}
+	g.pend = pend
 	return nil
 }
