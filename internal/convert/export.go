@@ -107,6 +107,8 @@ type exporter struct {
 	afterVote map[int]bool
 	// voteDone: by day, the voting came to its result (its last vote or lift vote was recorded)
 	voteDone map[int]bool
+	// lastDisc: the moment of the discipline event just before, when no other event came between
+	lastDisc *mrTime
 	// the record's event number of each foul in the platform's warnings (by seat), of each departure by
 	// disqualification or team loss (by seat), and of each entry of our field's discipline
 	idx      int
@@ -305,6 +307,11 @@ func (x *exporter) event(idx int, e record.Event) error {
 	switch e.Type {
 	case mafia.EvFoul, mafia.EvWarning, mafia.EvDisqualify, mafia.EvTeamLoss:
 		before = x.disciplineTime(e)
+		if e.During.Kind == mafia.DuringUnknown && x.lastDisc != nil && !x.eng.Finished() {
+			// where the record does not say (a team loss), the moment of the discipline just before: the engine
+			// cannot tell that the host had said the last speech was over
+			before = *x.lastDisc
+		}
 		if x.eng.Finished() && x.eng.Winner() == mafia.Draw {
 			// after a declared draw, which the platform's fields place only as the game's end: at the end,
 			// so that an import applies it after the draw, as it was
@@ -450,6 +457,14 @@ func (x *exporter) event(idx int, e record.Event) error {
 	if x.inRound && wasAlive != x.eng.Alive() && e.Type != mafia.EvVote && x.eng.Next().Allowed.Has(mafia.EvVote) {
 		return gameErr(where, "seat %d left during a voting round, which restarts it without him (%s); mafiaratings keeps one set of votes per round",
 			seat, x.rec.Rules.ID)
+	}
+	switch e.Type {
+	case mafia.EvFoul, mafia.EvWarning, mafia.EvDisqualify, mafia.EvTeamLoss:
+		b := before
+		x.lastDisc = &b
+	case mafia.EvAdjust:
+	default:
+		x.lastDisc = nil
 	}
 	if votingOver && wasAlive.Has(seat) && !x.eng.Alive().Has(seat) {
 		x.afterVote[seat] = true
@@ -909,7 +924,8 @@ func gametimeOrder(t string) int {
 
 // cancelledForThem says whether their check takes round r's voting, which has no votes in the platform's
 // fields, for cancelled (their is_voting_canceled): a player removed by discipline in that round, or on the
-// day before after its voting came to its result, unless he was voted out himself.
+// day before after its voting came to its result, unless he led that voting himself (their check takes a
+// leader for voted out).
 func (x *exporter) cancelledForThem(r int) bool {
 	for i := range x.out.Players {
 		d := x.out.Players[i].Death
@@ -918,12 +934,43 @@ func (x *exporter) cancelledForThem(r int) bool {
 		}
 		switch d.Type {
 		case "warnings", "kickOut", "teamKickOut", "giveUp":
-			if d.Round == r || (d.Round == r-1 && x.afterVote[i+1]) {
+			if d.Round == r || (d.Round == r-1 && x.afterVote[i+1] && !x.ledTheirVote(r-1, i+1)) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// ledTheirVote says whether seat had the most votes of round r's last voting round in the platform's fields
+// (their when_voting_is_decided).
+func (x *exporter) ledTheirVote(r, seat int) bool {
+	votes := map[int]int{}
+	for i := range x.out.Players {
+		p := &x.out.Players[i]
+		if r >= len(p.Voting) {
+			continue
+		}
+		var list []any
+		if err := json.Unmarshal(p.Voting[r], &list); err != nil {
+			var v float64
+			if json.Unmarshal(p.Voting[r], &v) == nil {
+				votes[int(v)]++
+			}
+			continue
+		}
+		for k := len(list) - 1; k >= 0; k-- {
+			if v, ok := list[k].(float64); ok {
+				votes[int(v)]++
+				break
+			}
+		}
+	}
+	most := 0
+	for _, c := range votes {
+		most = max(most, c)
+	}
+	return most > 0 && votes[seat] == most
 }
 
 // theirDeath is a seat's departure in their check's terms (get_player_death_time without the last word): its
