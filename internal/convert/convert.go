@@ -1039,6 +1039,13 @@ func (b *builder) round(num, k int, votes map[int]int, where string) error {
 	if b.stopped(start) {
 		return errStop
 	}
+	if nn := b.next(); !b.eng.Finished() && nn.Allowed.Has(mafia.EvVote) && nn.NCand > 0 && nn.NCand != len(cands) {
+		// a tied candidate left before the re-vote, which restarts without him (fsm_dq_vote_effect off, C-22)
+		cands = cands[:0]
+		for _, c := range nn.Candidates[:nn.NCand] {
+			cands = append(cands, int(c))
+		}
+	}
 	cast := mafia.Seats(0)
 	for i, c := range cands {
 		at := slot{kind: slBeforeVote, num: num, round: k, seat: c}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -102,6 +103,18 @@ type exporter struct {
 	inRound bool
 	// votedToday: a vote was recorded today, so the speeches are over whatever the plan says
 	votedToday bool
+	// afterVote: the seats removed by discipline on a day after its voting came to its result
+	afterVote map[int]bool
+	// voteDone: by day, the voting came to its result (its last vote or lift vote was recorded)
+	voteDone map[int]bool
+	// lastDisc: the moment of the discipline event just before, when no other event came between
+	lastDisc *mrTime
+	// the record's event number of each foul in the platform's warnings (by seat), of each departure by
+	// disqualification or team loss (by seat), and of each entry of our field's discipline
+	idx      int
+	warnIdx  map[int][]int
+	deathIdx map[int]int
+	discIdx  []int
 	// by day (engine number): voter -> votes per round; lift votes; whether a day's lift was reconstructed
 	votes   map[int]map[int][]int
 	nRnd    map[int]int
@@ -137,7 +150,8 @@ func ExportRecord(rec *record.Record, meta MRMeta) ([]byte, error) {
 		return nil, inputErr("", "%v", err)
 	}
 	x := &exporter{rec: rec, eng: eng, n: n, nomBy: map[int]bool{}, votes: map[int]map[int][]int{},
-		nRnd: map[int]int{}, lifts: map[int]map[int]bool{}, liftRec: map[int]bool{}, bonus: map[int]int{}}
+		nRnd: map[int]int{}, lifts: map[int]map[int]bool{}, liftRec: map[int]bool{}, bonus: map[int]int{}, afterVote: map[int]bool{}, voteDone: map[int]bool{},
+		warnIdx: map[int][]int{}, deathIdx: map[int]int{}}
 	x.out.Players = make([]mrPlayerOut, n)
 	x.ext = mrExt{Rules: rec.Rules.ID, Options: rec.OptionJSON, Extra: rec.Extra}
 	hasProfiles := false
@@ -172,6 +186,7 @@ func ExportRecord(rec *record.Record, meta MRMeta) ([]byte, error) {
 		}
 	}
 	x.finish()
+	x.fitTheirCheck()
 	if err := x.meta(meta); err != nil {
 		return nil, err
 	}
@@ -276,9 +291,11 @@ func (x *exporter) disciplineTime(e record.Event) mrTime {
 }
 
 func (x *exporter) event(idx int, e record.Event) error {
+	x.idx = idx
 	before := x.now()
-	_, num := x.eng.Phase()
+	phase, num := x.eng.Phase()
 	wasAlive := x.eng.Alive()
+	votingOver := phase == mafia.PhaseDay && x.votedToday && !x.eng.Next().Allowed.Has(mafia.EvVote) && !x.eng.Next().Allowed.Has(mafia.EvLift)
 	var lastVoters mafia.Seats
 	n := x.eng.Next()
 	if e.Type == mafia.EvVote {
@@ -290,6 +307,16 @@ func (x *exporter) event(idx int, e record.Event) error {
 	switch e.Type {
 	case mafia.EvFoul, mafia.EvWarning, mafia.EvDisqualify, mafia.EvTeamLoss:
 		before = x.disciplineTime(e)
+		if e.During.Kind == mafia.DuringUnknown && x.lastDisc != nil && !x.eng.Finished() {
+			// where the record does not say (a team loss), the moment of the discipline just before: the engine
+			// cannot tell that the host had said the last speech was over
+			before = *x.lastDisc
+		}
+		if x.eng.Finished() && x.eng.Winner() == mafia.Draw {
+			// after a declared draw, which the platform's fields place only as the game's end: at the end,
+			// so that an import applies it after the draw, as it was
+			before = mrTime{Round: num - 1, Time: "end"}
+		}
 	}
 	if e.Reconstructed {
 		switch e.Type {
@@ -390,6 +417,7 @@ func (x *exporter) event(idx int, e record.Event) error {
 	case mafia.EvFoul:
 		pl := p(seat)
 		pl.Warnings = append(pl.Warnings, before)
+		x.warnIdx[seat] = append(x.warnIdx[seat], idx)
 		if wasAlive.Has(seat) && !x.eng.Alive().Has(seat) {
 			b := before
 			pl.Death = &mrDeath{Round: num - 1, Type: "warnings", Time: &b}
@@ -400,6 +428,7 @@ func (x *exporter) event(idx int, e record.Event) error {
 		if wasAlive.Has(seat) && !x.eng.Alive().Has(seat) {
 			b := before
 			p(seat).Death = &mrDeath{Round: num - 1, Type: "kickOut", Time: &b}
+			x.deathIdx[seat] = idx
 		} else {
 			x.discipline("disqualify", seat, before, e.Reason)
 		}
@@ -407,6 +436,7 @@ func (x *exporter) event(idx int, e record.Event) error {
 		if wasAlive.Has(seat) && !x.eng.Alive().Has(seat) {
 			b := before
 			p(seat).Death = &mrDeath{Round: num - 1, Type: "teamKickOut", Time: &b}
+			x.deathIdx[seat] = idx
 		} else {
 			x.discipline("team_loss", seat, before, e.Reason) // by a player who already left (002 §6.8.5)
 		}
@@ -428,6 +458,22 @@ func (x *exporter) event(idx int, e record.Event) error {
 		return gameErr(where, "seat %d left during a voting round, which restarts it without him (%s); mafiaratings keeps one set of votes per round",
 			seat, x.rec.Rules.ID)
 	}
+	switch e.Type {
+	case mafia.EvFoul, mafia.EvWarning, mafia.EvDisqualify, mafia.EvTeamLoss:
+		b := before
+		x.lastDisc = &b
+	case mafia.EvAdjust:
+	default:
+		x.lastDisc = nil
+	}
+	if votingOver && wasAlive.Has(seat) && !x.eng.Alive().Has(seat) {
+		x.afterVote[seat] = true
+	}
+	if e.Type == mafia.EvVote || e.Type == mafia.EvLift {
+		if n := x.eng.Next(); x.eng.Finished() || (!n.Allowed.Has(mafia.EvVote) && !n.Allowed.Has(mafia.EvLift)) {
+			x.voteDone[num] = true
+		}
+	}
 	// departures by vote or shot
 	for _, s := range (wasAlive &^ x.eng.Alive()).List() {
 		o := x.eng.Out(s)
@@ -444,6 +490,7 @@ func (x *exporter) event(idx int, e record.Event) error {
 func (x *exporter) discipline(typ string, seat int, at mrTime, reason string) {
 	raw, _ := json.Marshal(at)
 	x.ext.Discipline = append(x.ext.Discipline, mrExtDiscipline{Type: typ, Seat: seat, Time: raw, Reason: reason})
+	x.discIdx = append(x.discIdx, x.idx)
 }
 
 func setAt(list *[]*int, i, v int) {
@@ -462,6 +509,11 @@ func (x *exporter) finish() {
 	}
 	if x.rec.Rules.Mute == mafia.MuteShort {
 		code[11] = '1'
+	}
+	if opt.Day1LiftOnly || opt.Day1Respeech {
+		// their first-day rule 7.16.2 (RULES_FIRST_DAY_VOTING_TO_TALK): the winner of the day-1 vote does not
+		// simply leave; ours then puts him to a lift vote (the kill-all vote of the platform's fields)
+		code[4] = '1'
 	}
 	o.Rules = string(code)
 	o.Features = "gsdutclhvknwr"
@@ -663,4 +715,348 @@ func (x *exporter) setVoting(s, day int, rounds []int) {
 		parts = append(parts, strconv.FormatBool(yes))
 	}
 	p.Voting[day-1] = json.RawMessage("[" + strings.Join(parts, ",") + "]")
+}
+
+// fitTheirCheck writes what mafiaratings' own check (Game::check in their include/game.php, which their create
+// runs on every game it stores) would change or drop in the platform's fields in a form it accepts, and keeps
+// each fact those fields cannot hold in our own field, where our importer reads it back
+// (testdata/mafiaratings-check/README.md):
+//   - a best move their rules give only the victim of the first shooting night (bm_first_kill_any_night): ours;
+//   - the hands of a voting that did not come to its result (cancelled by a disqualification, R68, or ended with
+//     the game): ours, since their check takes hands for a voting that was held and wants every hand;
+//   - the nominations of a day left without votes where their check wants them (day1_no_vote, a draw declared
+//     before the voting, the next day's vote cancelled by a rule of ours theirs does not know): ours;
+//   - every foul after a player's 4th (he had left, or the game was over): ours, since their check keeps four;
+//   - the moment of a foul or departure at the end of a day that left nobody with a last word: the next night's
+//     start, as their own client writes it, the exact moment ours;
+//   - the departure of a black after the night's shots whose shot missed the victim his partners killed: at the
+//     shooting, which is when their rules decide the kill, the exact moment ours;
+//   - a departure during the speeches of a day whose speaking order theirs does not know (the opener after the
+//     night victim): at the latest speech, in their order, after the nominations it follows, the exact moment
+//     ours.
+func (x *exporter) fitTheirCheck() {
+	o := &x.out
+	// best moves
+	for i := range o.Players {
+		p := &o.Players[i]
+		if len(p.Legacy) > 0 && (p.Death == nil || p.Death.Type != "night" || p.Death.Round > 1) {
+			x.ext.Legacy = append(x.ext.Legacy, mrExtLegacy{Seat: i + 1, Targets: p.Legacy})
+			p.Legacy = nil
+		}
+	}
+	// the hands of a voting that did not come to its result
+	for _, d := range x.eng.Result().Days {
+		if x.voteDone[d.Day] {
+			continue
+		}
+		r := d.Day - 1
+		if k := x.nRnd[d.Day]; k > 0 {
+			x.ext.VotingRounds = append(x.ext.VotingRounds, mrExtRounds{Round: r, Rounds: k})
+		}
+		for i := range o.Players {
+			p := &o.Players[i]
+			if r < len(p.Voting) && string(p.Voting[r]) != "null" {
+				x.ext.Voting = append(x.ext.Voting, mrExtVoting{Round: r, Seat: i + 1, Voting: p.Voting[r]})
+				p.Voting[r] = json.RawMessage("null")
+			}
+		}
+	}
+	for i := range o.Players {
+		p := &o.Players[i]
+		for len(p.Voting) > 0 && string(p.Voting[len(p.Voting)-1]) == "null" {
+			p.Voting = p.Voting[:len(p.Voting)-1]
+		}
+	}
+	// nominations of a day without votes that their check would want votes for
+	for r := 0; r < 60; r++ {
+		noms, votes := 0, false
+		for i := range o.Players {
+			p := &o.Players[i]
+			if r < len(p.Nominating) && p.Nominating[r] != nil {
+				noms++
+			}
+			if r < len(p.Voting) && string(p.Voting[r]) != "null" {
+				votes = true
+			}
+		}
+		if noms == 0 || votes || (r == 0 && noms == 1) || x.cancelledForThem(r) {
+			continue
+		}
+		for i := range o.Players {
+			p := &o.Players[i]
+			if r < len(p.Nominating) && p.Nominating[r] != nil {
+				x.ext.Nominating = append(x.ext.Nominating, mrExtNominating{Round: r, By: i + 1, Target: *p.Nominating[r]})
+				p.Nominating[r] = nil
+			}
+		}
+	}
+	for i := range o.Players {
+		p := &o.Players[i]
+		for len(p.Nominating) > 0 && p.Nominating[len(p.Nominating)-1] == nil {
+			p.Nominating = p.Nominating[:len(p.Nominating)-1]
+		}
+	}
+	// fouls after the 4th
+	for i := range o.Players {
+		p := &o.Players[i]
+		const keep = 4
+		if len(p.Warnings) <= keep {
+			continue
+		}
+		for j, w := range p.Warnings[keep:] {
+			raw, _ := json.Marshal(w)
+			x.ext.Discipline = append(x.ext.Discipline, mrExtDiscipline{Type: "foul", Seat: i + 1, Time: raw})
+			x.discIdx = append(x.discIdx, x.warnIdx[i+1][keep+j])
+		}
+		p.Warnings = p.Warnings[:keep]
+		x.warnIdx[i+1] = x.warnIdx[i+1][:keep]
+	}
+	// the end of a day that left nobody with a last word
+	for i := range o.Players {
+		p := &o.Players[i]
+		for j := range p.Warnings {
+			if t := p.Warnings[j]; t.Time == "day kill speaking" && t.Speaker == 0 {
+				x.setTime(i+1, j, false, mrTime{Round: t.Round + 1, Time: "night start"})
+			}
+		}
+		if d := p.Death; d != nil && d.Time != nil && d.Time.Time == "day kill speaking" && d.Time.Speaker == 0 {
+			x.setTime(i+1, -1, true, mrTime{Round: d.Time.Round + 1, Time: "night start"})
+		}
+	}
+	x.fitShooting()
+	x.fitSpeakingOrder()
+	x.fitOrder()
+}
+
+// fitOrder keeps in our field the record's order of the fouls, warnings and departures by discipline where the
+// platform's fields, which list them player by player, would give another: in the order the importer reads them
+// (each seat's warnings, then his departure by disqualification or team loss, seat by seat; then our field's
+// discipline), the position of each in the record's order. Two at the same moment (two disqualifications in one
+// last word) leave in the order they were recorded.
+func (x *exporter) fitOrder() {
+	var idx []int
+	for s := 1; s <= x.n; s++ {
+		idx = append(idx, x.warnIdx[s]...)
+		if d := x.out.Players[s-1].Death; d != nil && (d.Type == "kickOut" || d.Type == "teamKickOut") {
+			idx = append(idx, x.deathIdx[s])
+		}
+	}
+	idx = append(idx, x.discIdx...)
+	order := make([]int, len(idx))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return idx[order[a]] < idx[order[b]] })
+	for i, k := range order {
+		if i != k {
+			x.ext.Order = order
+			return
+		}
+	}
+}
+
+// setTime writes seat's foul j (from 0; -1: none) or departure, or both, at t in the platform's fields, and keeps
+// the moment they held in our own field. A departure by a 4th foul is that foul's moment: both move together.
+func (x *exporter) setTime(seat, j int, death bool, t mrTime) {
+	p := &x.out.Players[seat-1]
+	if death && p.Death != nil && p.Death.Type == "warnings" && len(p.Warnings) == 4 {
+		j = 3
+	}
+	if j == 3 && p.Death != nil && p.Death.Type == "warnings" {
+		death = true
+	}
+	if j >= 0 {
+		raw, _ := json.Marshal(p.Warnings[j])
+		k := j
+		x.ext.Times = append(x.ext.Times, mrExtTime{Seat: seat, Warning: &k, Time: raw})
+		p.Warnings[j] = t
+	}
+	if death && p.Death != nil && p.Death.Time != nil {
+		raw, _ := json.Marshal(p.Death.Time)
+		x.ext.Times = append(x.ext.Times, mrExtTime{Seat: seat, Death: true, Time: raw})
+		c := t
+		p.Death.Time = &c
+	}
+}
+
+// nightTimes are the platform's night moments.
+var nightTimes = map[string]bool{"start": true, "arrangement": true, "relaxed sitting": true, "night start": true,
+	"shooting": true, "don": true, "sheriff": true, "night end": true}
+
+// fitShooting writes at the shooting the departure of a black removed later in a night whose victim he did not
+// shoot: their check takes every black at the table after the shots for a shooter of the victim (check_deaths),
+// where ours decides the kill by those still at the table when the night ends (R43).
+func (x *exporter) fitShooting() {
+	o := &x.out
+	for v := range o.Players {
+		d := o.Players[v].Death
+		if d == nil || d.Type != "night" || d.Round < 1 {
+			continue
+		}
+		for j := range o.Players {
+			p := &o.Players[j]
+			if p.Role != "maf" && p.Role != "don" {
+				continue
+			}
+			k := d.Round - 1
+			if k < len(p.Shooting) && p.Shooting[k] != nil && *p.Shooting[k] == v+1 {
+				continue
+			}
+			dt := p.Death
+			if dt == nil || dt.Time == nil || dt.Time.Round != d.Round || !nightTimes[dt.Time.Time] || gametimeOrder(dt.Time.Time) <= gametimeOrder("shooting") {
+				continue
+			}
+			x.setTime(j+1, -1, true, mrTime{Round: d.Round, Time: "shooting"})
+		}
+	}
+}
+
+// gametimeOrder is the order of the platform's moments within a round (their gametime_to_int).
+func gametimeOrder(t string) int {
+	for i, s := range []string{"start", "arrangement", "relaxed sitting", "night start", "shooting", "don", "sheriff",
+		"night end", "day start", "night kill speaking", "speaking", "voting start", "voting", "voting kill all", "day kill speaking"} {
+		if s == t {
+			return i
+		}
+	}
+	return 15
+}
+
+// cancelledForThem says whether their check takes round r's voting, which has no votes in the platform's
+// fields, for cancelled (their is_voting_canceled): a player removed by discipline in that round, or on the
+// day before after its voting came to its result, unless he led that voting himself (their check takes a
+// leader for voted out).
+func (x *exporter) cancelledForThem(r int) bool {
+	for i := range x.out.Players {
+		d := x.out.Players[i].Death
+		if d == nil {
+			continue
+		}
+		switch d.Type {
+		case "warnings", "kickOut", "teamKickOut", "giveUp":
+			if d.Round == r || (d.Round == r-1 && x.afterVote[i+1] && !x.ledTheirVote(r-1, i+1)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ledTheirVote says whether seat had the most votes of round r's last voting round in the platform's fields
+// (their when_voting_is_decided).
+func (x *exporter) ledTheirVote(r, seat int) bool {
+	votes := map[int]int{}
+	for i := range x.out.Players {
+		p := &x.out.Players[i]
+		if r >= len(p.Voting) {
+			continue
+		}
+		var list []any
+		if err := json.Unmarshal(p.Voting[r], &list); err != nil {
+			var v float64
+			if json.Unmarshal(p.Voting[r], &v) == nil {
+				votes[int(v)]++
+			}
+			continue
+		}
+		for k := len(list) - 1; k >= 0; k-- {
+			if v, ok := list[k].(float64); ok {
+				votes[int(v)]++
+				break
+			}
+		}
+	}
+	most := 0
+	for _, c := range votes {
+		most = max(most, c)
+	}
+	return most > 0 && votes[seat] == most
+}
+
+// theirDeath is a seat's departure in their check's terms (get_player_death_time without the last word): its
+// moment, and whether it is known.
+func (x *exporter) theirDeath(seat int) (mrTime, bool) {
+	p := &x.out.Players[seat-1]
+	d := p.Death
+	switch {
+	case d == nil:
+		last := 0
+		for i := range x.out.Players {
+			q := &x.out.Players[i]
+			last = max(last, len(q.Nominating), len(q.Voting), len(q.Shooting))
+			if q.Don != nil {
+				last = max(last, *q.Don)
+			}
+			if q.Sheriff != nil {
+				last = max(last, *q.Sheriff)
+			}
+		}
+		return mrTime{Round: last, Time: "end"}, true
+	case d.Time != nil:
+		return *d.Time, true
+	case d.Type == "night":
+		return mrTime{Round: d.Round, Time: "shooting"}, true
+	case d.Type == "day":
+		return mrTime{Round: d.Round, Time: "voting"}, true
+	case d.Type == "warnings" && len(p.Warnings) > 3:
+		return p.Warnings[3], true
+	}
+	return mrTime{}, false
+}
+
+// theirOpener is who opens round r in their check (who_speaks_first under their rotation rule 6.3.1, which our
+// export's rules code says): the seat after the previous round's opener that is at the table when the day
+// starts.
+func (x *exporter) theirOpener(r int) int {
+	atStart := func(s int) bool {
+		t, ok := x.theirDeath(s)
+		if !ok {
+			return false
+		}
+		return t.Round > r || (t.Round == r && gametimeOrder(t.Time) > gametimeOrder("night kill speaking"))
+	}
+	next := func(prev int) int { // seats from 1; prev 0 starts at seat 1
+		for k := 1; k <= 10; k++ {
+			s := (prev+k-1)%10 + 1
+			if atStart(s) {
+				return s
+			}
+		}
+		return prev
+	}
+	if r == 0 {
+		return next(0)
+	}
+	return next(x.theirOpener(r - 1))
+}
+
+// fitSpeakingOrder moves a departure during a day's speeches, in the platform's fields, to the latest speech in
+// their order among its own speech, the speeches of those who nominated the player that day and the player's
+// own: where our speaking order is not theirs (opener_follows_night_victim), their check would otherwise take
+// his nomination, or one of him, for one made after he left.
+func (x *exporter) fitSpeakingOrder() {
+	o := &x.out
+	for i := range o.Players {
+		p := &o.Players[i]
+		d := p.Death
+		if d == nil || d.Time == nil || d.Time.Time != "speaking" {
+			continue
+		}
+		r := d.Time.Round
+		first := x.theirOpener(r)
+		pos := func(s int) int { return (s - first + 10) % 10 }
+		best := d.Time.Speaker
+		if r < len(p.Nominating) && p.Nominating[r] != nil && pos(i+1) > pos(best) {
+			best = i + 1
+		}
+		for m := range o.Players {
+			q := &o.Players[m]
+			if r < len(q.Nominating) && q.Nominating[r] != nil && *q.Nominating[r] == i+1 && pos(m+1) > pos(best) {
+				best = m + 1
+			}
+		}
+		if best != d.Time.Speaker {
+			x.setTime(i+1, -1, true, mrTime{Round: r, Time: "speaking", Speaker: best})
+		}
+	}
 }

@@ -4,17 +4,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand"
+	"strconv"
 
 	"mafiaclub/mafia"
 	"mafiaclub/mafia/record"
 )
 
 // genRecord plays one random 10-seat game of a sport rule set through the engine: every event it keeps was
-// accepted. Besides the plan's own events it throws in, at random moments, fouls (up to the 4th), warnings,
-// disqualifications (in every phase: speeches, votes, the lift, last words, nights, after the end), team losses,
-// adjustments and, where the rule set has them, the options that change play. Discipline carries the engine's
-// own "during", as the host page records it; a foul or disqualification in a tie speech or a last word names
-// the speaker the engine knows.
+// accepted. Besides the plan's own events it throws in, at random moments, fouls (up to the 4th and, on a player
+// already out or after the end, beyond), warnings, disqualifications and team losses (in every phase: speeches,
+// after the last speech, tie speeches, votes, the lift, last words, nights, after the end), declared draws,
+// adjustments, and plays every option of the rule set that changes play, each now and then off its default (at
+// most one day-one variant). Discipline carries the engine's own "during", as the host page records it; a foul
+// or disqualification in a tie speech names one of the tied speakers.
 func genRecord(rng *rand.Rand) *record.Record {
 	sets := []string{"fiim-2025-club", "fiim-xcraft", "fsm-2026"}
 	r, _ := mafia.RuleSet(sets[rng.Intn(len(sets))])
@@ -24,14 +26,33 @@ func genRecord(rng *rand.Rand) *record.Record {
 	}
 	perm := rng.Perm(10)
 	roles[perm[0]], roles[perm[1]], roles[perm[2]], roles[perm[3]] = mafia.Don, mafia.Mafia, mafia.Mafia, mafia.Sheriff
+	// every option of the rule set that changes play, each turned from its default now and then, and at most one
+	// of the day-one variants (day1_lift_only, day1_no_vote, day1_respeech)
 	opts := map[string][]byte{}
-	for _, k := range []string{"candidate_self_vote", "xcraft_7_6_two_of_four_no_lift", "opener_follows_night_victim"} {
-		if _, ok := r.Option(k); ok && rng.Intn(3) == 0 {
-			opts[k] = []byte("true")
-		}
+	day1 := []string{"", "day1_lift_only", "day1_no_vote", "day1_respeech"}[rng.Intn(4)]
+	if rng.Intn(2) == 0 {
+		day1 = ""
 	}
-	if _, ok := r.Option("club_extras"); ok && rng.Intn(2) == 0 {
-		opts["club_extras"] = []byte("false")
+	for _, k := range r.OptionKeys() {
+		info, _ := r.Option(k)
+		if info.Kind != mafia.OptBool || info.Required {
+			continue
+		}
+		switch k {
+		case "day1_lift_only", "day1_no_vote", "day1_respeech":
+			if k == day1 {
+				opts[k] = []byte("true")
+			}
+			continue
+		case "club_extras":
+			if rng.Intn(2) == 0 {
+				opts[k] = []byte("false")
+			}
+			continue
+		}
+		if rng.Intn(4) == 0 {
+			opts[k] = []byte(strconv.FormatBool(!info.Default.Bool))
+		}
 	}
 	options := r.DefaultOptions()
 	for k, v := range opts {
@@ -50,9 +71,15 @@ func genRecord(rng *rand.Rand) *record.Record {
 	// how rough the table is: some games have no discipline at all, some a lot
 	rough := []int{0, 40, 15, 6}[rng.Intn(4)]
 	var events []record.Event
+	closed := false // the host said the last speech is over
 	try := func(e mafia.Event, d mafia.During) bool {
 		if g.Apply(e) != nil {
 			return false
+		}
+		switch e.Type {
+		case mafia.EvFoul, mafia.EvWarning, mafia.EvDisqualify, mafia.EvTeamLoss, mafia.EvAdjust:
+		default:
+			closed = false
 		}
 		events = append(events, record.Event{Event: e, During: d})
 		return true
@@ -66,8 +93,13 @@ func genRecord(rng *rand.Rand) *record.Record {
 	}
 	during := func() mafia.During {
 		d := g.During()
-		if n := g.Next(); d.Kind == mafia.DuringTieSpeech && n.NCand > 0 {
+		n := g.Next()
+		if d.Kind == mafia.DuringTieSpeech && n.NCand > 0 {
 			return d.WithSeat(int(n.Candidates[rng.Intn(n.NCand)])) // the host page names the tied speaker
+		}
+		if d.Kind == mafia.DuringSpeech && (closed || (n.Allowed.Has(mafia.EvVote) && rng.Intn(2) == 0)) {
+			closed = true // the host knows the last speech is over (and it stays over)
+			return mafia.During{Kind: mafia.DuringNominationsClosed}
 		}
 		return d
 	}
@@ -80,16 +112,25 @@ func genRecord(rng *rand.Rand) *record.Record {
 			}
 			switch k := rng.Intn(20); {
 			case k < 12:
+				for _, a := range g.Alive().List() {
+					if g.Fouls(a) == 3 && rng.Intn(3) == 0 {
+						s = a // a 4th foul, which removes him
+					}
+				}
 				try(mafia.Foul(s), during())
 			case k < 16:
 				try(mafia.Warning(s), during())
 			case k < 19:
 				try(mafia.Disqualify(s), during())
 			default:
-				if rng.Intn(4) == 0 {
+				if rng.Intn(2) == 0 {
 					try(mafia.TeamLoss(s), mafia.During{})
 				}
 			}
+			continue
+		}
+		if n.Allowed.Has(mafia.EvDraw) && rng.Intn(150) == 0 {
+			try(mafia.DeclareDraw(), mafia.During{})
 			continue
 		}
 		var want mafia.PlanStep

@@ -30,6 +30,61 @@ type mrExt struct {
 	Checks     []mrExtCheck               `json:"checks,omitempty"`
 	Lifts      []mrExtLift                `json:"lifts,omitempty"`
 	Extra      map[string]json.RawMessage `json:"extra,omitempty"`
+	// What mafiaratings' own check (Game::check in their include/game.php) would change or drop in the
+	// platform's fields, kept here instead (testdata/mafiaratings-check/README.md).
+	Legacy     []mrExtLegacy     `json:"legacy,omitempty"`
+	Voting     []mrExtVoting     `json:"voting,omitempty"`
+	Nominating []mrExtNominating `json:"nominating,omitempty"`
+	Times      []mrExtTime       `json:"times,omitempty"`
+	// VotingRounds are the voting rounds begun on a day whose voting did not come to its result, hands or none
+	// (a round may stop before any hand was raised).
+	VotingRounds []mrExtRounds `json:"votingRounds,omitempty"`
+	// Order is the record's order of the fouls, warnings and departures by discipline where the platform's
+	// fields, player by player, give another: the position of each in the order they are read (each seat's
+	// warnings, then his departure, seat by seat, then Discipline).
+	Order []int `json:"order,omitempty"`
+}
+
+// mrExtLegacy is a best move their check allows only to the victim of the first shooting night (a later night
+// victim's under bm_first_kill_any_night).
+type mrExtLegacy struct {
+	Seat    int   `json:"seat"`
+	Targets []int `json:"targets"`
+}
+
+// mrExtVoting is one player's votes of a day whose voting did not come to its result (a disqualification
+// cancelled it, R68, or the game ended during it), in the form of the platform's players[].voting[round]: their
+// check takes a voting with hands for one that was held.
+type mrExtVoting struct {
+	Round  int             `json:"round"`
+	Seat   int             `json:"seat"`
+	Voting json.RawMessage `json:"voting"`
+}
+
+// mrExtRounds says that Rounds voting rounds of the platform's round Round were begun.
+type mrExtRounds struct {
+	Round  int `json:"round"`
+	Rounds int `json:"rounds"`
+}
+
+// mrExtNominating is a nomination of a day that has no votes where their check wants them (day1_no_vote, a
+// draw declared before the voting, a vote cancelled in a way their rules do not know).
+type mrExtNominating struct {
+	Round  int `json:"round"`
+	By     int `json:"by"`
+	Target int `json:"target"`
+}
+
+// mrExtTime is the exact moment of a seat's foul (Warning, from 0) or departure (Death) where the platform's
+// fields hold the nearest moment their check accepts: the end of a day that left nobody with a last word
+// (written as the next night's start, as their own client does), a departure during the speeches of a day
+// whose speaking order theirs does not know (opener_follows_night_victim), a black removed after the night's
+// shots whose own shot the kill did not need.
+type mrExtTime struct {
+	Seat    int             `json:"seat"`
+	Warning *int            `json:"warning,omitempty"`
+	Death   bool            `json:"death,omitempty"`
+	Time    json.RawMessage `json:"time"`
 }
 
 type mrExtAdjust struct {
@@ -160,6 +215,11 @@ func parseMafiaratings(data []byte) (*game, error) {
 			return nil, err
 		}
 	}
+	if ext != nil {
+		if err := mrExtTimes(ext, players); err != nil {
+			return nil, err
+		}
+	}
 	// seats
 	g.seats = make([]record.Seat, n)
 	for i, p := range players {
@@ -282,11 +342,17 @@ func parseMafiaratings(data []byte) (*game, error) {
 		if err := g.mrExtFacts(ext); err != nil {
 			return nil, err
 		}
+		if err := g.mrExtMoved(ext, has); err != nil {
+			return nil, err
+		}
+		if err := g.mrExtOrder(ext); err != nil {
+			return nil, err
+		}
 	}
 	if !has('n') {
 		g.note("The platform did not record nominations.")
 	}
-	if rules.firstVoting != 0 && len(g.rounds[1]) > 0 {
+	if ext == nil && rules.firstVoting != 0 && len(g.rounds[1]) > 0 { // with our field, its rule set decides
 		return nil, gameErr("rules", "day 1 was voted under the platform's first-day rule %d (7.16), which keeps the winner at the table; no rule set of ours has it: a rule difference",
 			rules.firstVoting)
 	}
@@ -949,5 +1015,137 @@ func (g *game) mrExtFacts(ext *mrExt) error {
 		}
 		g.touch(night)
 	}
+	return nil
+}
+
+// mrExtTimes puts back the exact moments our export kept in its field where the platform's fields hold the
+// nearest one their check accepts, before the players' facts are read.
+func mrExtTimes(ext *mrExt, players []map[string]json.RawMessage) error {
+	for i, t := range ext.Times {
+		w := fieldf("mafiaclub.times[%d]", i)
+		if t.Seat < 1 || t.Seat > len(players) {
+			return inputErr(w, "seat %d does not exist", t.Seat)
+		}
+		p := players[t.Seat-1]
+		if _, err := objOf(t.Time, w+".time"); err != nil {
+			return err
+		}
+		if t.Warning != nil {
+			var list []json.RawMessage
+			if present(p, "warnings") {
+				list, _ = listOf(p["warnings"], "")
+			}
+			if *t.Warning < 0 || *t.Warning >= len(list) {
+				return inputErr(w, "seat %d has no foul %d", t.Seat, *t.Warning+1)
+			}
+			list[*t.Warning] = t.Time
+			p["warnings"], _ = json.Marshal(list)
+		}
+		if t.Death {
+			if !present(p, "death") {
+				return inputErr(w, "seat %d did not leave", t.Seat)
+			}
+			d, err := objOf(p["death"], "")
+			if err != nil {
+				return inputErr(w, "seat %d did not leave", t.Seat)
+			}
+			d["time"] = t.Time
+			p["death"], _ = json.Marshal(d)
+		}
+	}
+	return nil
+}
+
+// mrExtMoved reads the facts our export kept in its field because their check would change or drop them in the
+// platform's: best moves, the votes of a voting that did not come to its result, nominations of a day without
+// votes, and the fouls after a 4th (counted with the platform's own).
+func (g *game) mrExtMoved(ext *mrExt, has func(byte) bool) error {
+	n := len(g.seats)
+	for i, l := range ext.Legacy {
+		w := fieldf("mafiaclub.legacy[%d]", i)
+		if l.Seat < 1 || l.Seat > n {
+			return inputErr(w, "seat %d does not exist", l.Seat)
+		}
+		if len(l.Targets) == 0 || len(l.Targets) > 3 {
+			return inputErr(w, "a best move names 1 to 3 seats, not %d", len(l.Targets))
+		}
+		for _, t := range l.Targets {
+			if t < 1 || t > n {
+				return inputErr(w, "seat %d does not exist", t)
+			}
+		}
+		g.bestMove[l.Seat] = l.Targets
+		g.bmWhere[l.Seat] = w
+	}
+	for i, v := range ext.Voting {
+		w := fieldf("mafiaclub.voting[%d]", i)
+		if v.Seat < 1 || v.Seat > n {
+			return inputErr(w, "seat %d does not exist", v.Seat)
+		}
+		if v.Round < 0 || v.Round > 50 {
+			return inputErr(w, "not a day of this game")
+		}
+		if err := g.mrVotes(v.Seat, v.Round, v.Voting, w, has); err != nil {
+			return err
+		}
+	}
+	for i, v := range ext.VotingRounds {
+		if v.Round < 0 || v.Round > 50 || v.Rounds < 1 || v.Rounds > 20 {
+			return inputErr(fieldf("mafiaclub.votingRounds[%d]", i), "not a day of this game")
+		}
+		day := v.Round + 1
+		for len(g.rounds[day]) < v.Rounds {
+			g.rounds[day] = append(g.rounds[day], nil)
+		}
+		for k := range g.rounds[day][:v.Rounds] {
+			if g.rounds[day][k] == nil {
+				g.rounds[day][k] = map[int]int{}
+			}
+		}
+		g.touch(day)
+	}
+	for i, m := range ext.Nominating {
+		w := fieldf("mafiaclub.nominating[%d]", i)
+		for _, s := range []int{m.By, m.Target} {
+			if s < 1 || s > n {
+				return inputErr(w, "seat %d does not exist", s)
+			}
+		}
+		if m.Round < 0 || m.Round > 50 {
+			return inputErr(w, "not a day of this game")
+		}
+		day := m.Round + 1
+		if g.noms[day] == nil {
+			g.noms[day] = map[int]nomination{}
+		}
+		g.noms[day][m.By] = nomination{target: m.Target, where: w}
+		g.touch(day)
+	}
+	for _, d := range ext.Discipline {
+		if d.Type == "foul" && d.Seat >= 1 && d.Seat <= n && g.expFouls[d.Seat] >= 0 {
+			g.expFouls[d.Seat]++
+		}
+	}
+	return nil
+}
+
+// mrExtOrder puts the fouls, warnings and departures by discipline in the record's order our export kept, where
+// the platform's fields list them player by player.
+func (g *game) mrExtOrder(ext *mrExt) error {
+	if len(ext.Order) == 0 {
+		return nil
+	}
+	seen := make([]bool, len(g.pend))
+	for _, k := range ext.Order {
+		if k < 0 || k >= len(g.pend) || seen[k] || len(ext.Order) != len(g.pend) {
+			return inputErr("mafiaclub.order", "not an order of this game's %d fouls, warnings and departures", len(g.pend))
+		}
+		seen[k] = true
+	}
+	pend := make([]pending, 0, len(g.pend))
+	for _, k := range ext.Order {
+		pend = append(pend, g.pend[k])
+	}
+	g.pend = pend
 	return nil
 }

@@ -7,7 +7,9 @@
 //   php oracle.php MR_INCLUDE to-mwt   IN_DIR OUT_DIR   their convert_game_to_mwt on each mafiaratings game JSON
 //   php oracle.php MR_INCLUDE from-mwt IN_DIR OUT_DIR   their convert_mwt_game on each MWT game JSON
 //   php oracle.php MR_INCLUDE check    IN_DIR [OUT_DIR] their Game::check(fix) on each game JSON: prints every
-//                                                      game it changes (and writes the fixed JSON to OUT_DIR)
+//                                                      game it changes or finds an issue in (their check
+//                                                      without fixing names every issue, not only the first)
+//                                                      and writes the fixed JSON to OUT_DIR
 //
 // MR_INCLUDE is the include/ folder of a mafiaratings checkout (git archive COMMIT include | tar -x). It is
 // copied to a temporary folder with an empty api_keys.php (their secrets file, not in their repository).
@@ -54,6 +56,13 @@ register_shutdown_function(function () use ($tmp) {
 });
 
 // ---- a fake mysqli: their Db class uses these functions when they exist ----
+// With PHP's own mysqli loaded (php-mysql installed), their Db would reach for a real server: run PHP without it,
+// e.g. with PHP_INI_SCAN_DIR pointing at a copy of conf.d without the mysql ini files.
+if (extension_loaded('mysqli')) {
+	fwrite(STDERR, "oracle: PHP has the mysqli extension loaded; run it without (PHP_INI_SCAN_DIR=DIR, DIR holding conf.d's ini files but the mysql ones)\n");
+	exit(2);
+} else {
+// (declared inside this block, so only once PHP's own mysqli is known to be absent)
 define('MYSQLI_REPORT_OFF', 0);
 class mysqli_result
 {
@@ -104,6 +113,7 @@ function mysqli_query($l, $sql)
 	fwrite(STDERR, "oracle: the fake database has no answer for: $sql\n");
 	exit(3);
 }
+}
 
 require_once "$tmp/include/mwt_game.php";
 $_profile = new stdClass();
@@ -147,13 +157,20 @@ foreach ($files as $file) {
 		$data = json_decode($json);
 		unset($data->mafiaclub); // our own field: their create keeps it, their check never reads it
 		$before = json_encode($data);
+		// without fixing, their check goes on past the first issue and names them all
+		$seen = new Game(json_decode($before));
+		$seen->check(false);
 		$g = new Game($data);
 		$g->check(true);
 		$after = json_encode($g->data);
-		if ($before !== $after) {
+		if ($before !== $after || isset($seen->issues)) {
 			++$changed;
 			$issues = isset($g->issues) ? implode(' | ', $g->issues) : '';
+			$all = isset($seen->issues) ? implode(' | ', $seen->issues) : '';
 			echo "$name: changed: $issues\n";
+			if ($all !== '' && $all !== $issues) {
+				echo "$name: issues: $all\n";
+			}
 			if ($out !== null) {
 				file_put_contents("$out/$name", json_encode($g->data, JSON_PRETTY_PRINT | JSON_UNESCAPED_UNICODE) . "\n");
 			}
