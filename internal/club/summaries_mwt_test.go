@@ -119,7 +119,7 @@ func TestParseSummariesReadsForeignMWT(t *testing.T) {
 			t.Errorf("%s: best move %d %v, the game's %d %v", name, s.BestMove, s.BestNamed, bestMove, named)
 		}
 		// a seat's points are the replay's unless the replay scored him an item MWT holds no fact for (the 2025
-		// system's points of a day's events, a later night's best move, a removal after a vote)
+		// club extras of votes and nominations, a removal in the last words after the vote)
 		replayed := g.Result().Seats
 		same := true
 		for i := range replayed {
