@@ -148,7 +148,7 @@ func (ps *problems) add(p SummaryProblem) {
 }
 
 // ParseSummaries reads a file of summaries (JSON when it starts with "{", else CSV; UTF-8 with or without its byte
-// order mark), checks every game with the engine and returns them in the order they were played, or every problem
+// order mark; an MWT game, or a JSON list of them, without our "mafiaclub" field: readMWTSummaries), checks every game with the engine and returns them in the order they were played, or every problem
 // (at most MaxSummaryProblems; then no game). Dates are read in zone; a game without a rule set plays by rules;
 // now bounds the dates (none after the day of now).
 func ParseSummaries(data []byte, zone *time.Location, rules string, now time.Time) ([]SummaryGame, []SummaryProblem) {
@@ -159,7 +159,10 @@ func ParseSummaries(data []byte, zone *time.Location, rules string, now time.Tim
 	var ps problems
 	var list []summaryJSON
 	var json bool
-	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
+	if t := bytes.TrimSpace(data); mwtJSON(t) {
+		json = true
+		list = readMWTSummaries(t, zone, &ps)
+	} else if len(t) > 0 && t[0] == '{' {
 		json = true
 		list = readSummaryJSON(t, &ps)
 	} else {

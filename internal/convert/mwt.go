@@ -372,6 +372,58 @@ func ImportMWT(data []byte, zone *time.Location) (*Imported, error) {
 	if zone == nil {
 		zone = time.UTC
 	}
+	h, err := mwtHeadOf(data, zone)
+	if err != nil {
+		return nil, err
+	}
+	c, times, top := h.carried, h.times, h.top
+	var im *Imported
+	if ext, ok := top["mafiaclub"]; ok && !isNull(ext) {
+		im, err = mwtOurs(ext)
+	} else {
+		im, err = mwtSummary(h)
+	}
+	if err != nil {
+		return nil, err
+	}
+	extra := map[string]json.RawMessage{}
+	for k, v := range im.Record.Extra {
+		extra[k] = v
+	}
+	extra["mwt"], _ = json.Marshal(c)
+	extra["source"], _ = json.Marshal("mwt")
+	for k, t := range map[string]int64{"started": times[0], "ended": times[1]} {
+		extra[k], _ = json.Marshal(time.Unix(t, 0).In(zone).Format(time.RFC3339))
+	}
+	rec, err := record.New(im.Record.Rules.ID, im.Record.OptionJSON, im.Record.Seats, im.Record.Events, extra)
+	if err != nil {
+		return nil, gameErr("", "the imported record is not valid: %v", err)
+	}
+	im.Record = rec
+	// The MWT fields must say what the game says: export it again and compare.
+	again, err := ExportMWTRecord(rec, MWTMeta{Zone: zone})
+	if err != nil {
+		return nil, gameErr("", "the game does not export to MWT again: %v", err)
+	}
+	var want, got map[string]any
+	_ = json.Unmarshal(data, &want)
+	_ = json.Unmarshal(again, &got)
+	if d := mwtDiff(want["result"], got["result"], "result"); d != "" {
+		return nil, gameErr(d, "the MWT game says %s, but the game it replays to says %s", mwtShow(want["result"], d), mwtShow(got["result"], d))
+	}
+	return im, nil
+}
+
+// mwtHead is an MWT game's fields every reading of it checks first: the ids, the players' MWT ids, the roles'
+// list, the times (read in the club's zone) and the result.
+type mwtHead struct {
+	top, res map[string]json.RawMessage
+	carried  mwtCarried
+	times    [2]int64
+	winner   string
+}
+
+func mwtHeadOf(data []byte, zone *time.Location) (*mwtHead, error) {
 	top, err := decodeObject(data, "")
 	if err != nil {
 		return nil, err
@@ -456,41 +508,7 @@ func ImportMWT(data []byte, zone *time.Location) (*Imported, error) {
 	if winner != "red" && winner != "black" {
 		return nil, inputErr("result.result", "unknown result %q (red, black)", winner)
 	}
-	var im *Imported
-	if ext, ok := top["mafiaclub"]; ok && !isNull(ext) {
-		im, err = mwtOurs(ext)
-	} else {
-		im, err = mwtSummary(res, times)
-	}
-	if err != nil {
-		return nil, err
-	}
-	extra := map[string]json.RawMessage{}
-	for k, v := range im.Record.Extra {
-		extra[k] = v
-	}
-	extra["mwt"], _ = json.Marshal(c)
-	extra["source"], _ = json.Marshal("mwt")
-	for k, t := range map[string]int64{"started": times[0], "ended": times[1]} {
-		extra[k], _ = json.Marshal(time.Unix(t, 0).In(zone).Format(time.RFC3339))
-	}
-	rec, err := record.New(im.Record.Rules.ID, im.Record.OptionJSON, im.Record.Seats, im.Record.Events, extra)
-	if err != nil {
-		return nil, gameErr("", "the imported record is not valid: %v", err)
-	}
-	im.Record = rec
-	// The MWT fields must say what the game says: export it again and compare.
-	again, err := ExportMWTRecord(rec, MWTMeta{Zone: zone})
-	if err != nil {
-		return nil, gameErr("", "the game does not export to MWT again: %v", err)
-	}
-	var want, got map[string]any
-	_ = json.Unmarshal(data, &want)
-	_ = json.Unmarshal(again, &got)
-	if d := mwtDiff(want["result"], got["result"], "result"); d != "" {
-		return nil, gameErr(d, "the MWT game says %s, but the game it replays to says %s", mwtShow(want["result"], d), mwtShow(got["result"], d))
-	}
-	return im, nil
+	return &mwtHead{top: top, res: res, carried: c, times: times, winner: winner}, nil
 }
 
 // mwtPadHour gives MWT's hour without a leading zero one, for Go's parser.
@@ -532,18 +550,253 @@ func mwtWhere(err error, prefix string) error {
 	return err
 }
 
+// MWTFacts is what an MWT game says, in a neutral form: its ids, its times, the result, each seat's facts, the
+// first night's victim and his best move, and the comment. ReadMWT gives it; ImportMWT replays a summary from it
+// and a club's old protocols' import (club.ParseSummaries) files it as a summary.
+type MWTFacts struct {
+	Tournament, Table, Session, Part, Referee int
+	Start, End                                time.Time // in the zone the file was read in
+	Winner                                    mafia.Winner
+	Seats                                     []MWTSeat // seat i+1 is Seats[i]; always 10
+	KilledFirst                               int       // the seat killed on the first night, 0 when none is given
+	BestMove                                  []int     // the seats the first night's victim named
+	BestMoveBlacks                            *int      // how many of them MWT says were black (best_move), when given
+	Comment                                   string
+	// Ours: the game carries our "mafiaclub" field, the whole game, which ImportMWT replays; nothing else is read.
+	Ours bool
+}
+
+// MWTSeat is one seat of an MWT game. Points are game_bonus less penalty (a penalty is a deduction whatever its
+// sign), hundredths; Disciplinary is penalty_disciplinary as given (MWT's own fine for a removal, hundredths).
+type MWTSeat struct {
+	Player       int // the MWT user id, 0 when the file gives none
+	Role         mafia.Role
+	Fouls        int
+	Points       int
+	Disciplinary int
+	Left         MWTLeave
+	DonCheck     int // the night the don checked him, 0 none
+	SheriffCheck int // the night the sheriff checked him, 0 none
+}
+
+// MWTLeave is how a seat left the game: Kind is MWT's leave_type (0 he stayed, 1 voted out, 2 killed at night,
+// 3 disqualified, fouls included, 4 disqualified with his team's loss), Round the mafiaratings round he left in
+// (a night's number for a night kill).
+type MWTLeave struct {
+	Kind, Round int
+}
+
+// MWTGames splits a file of MWT games: one game's object, or a JSON list of them.
+func MWTGames(data []byte) ([]json.RawMessage, error) {
+	t := bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\ufeff")))
+	if len(t) > 0 && t[0] == '[' {
+		var list []json.RawMessage
+		if err := json.Unmarshal(t, &list); err != nil {
+			return nil, inputErr("", "not a JSON list of MWT games: %v", err)
+		}
+		if len(list) == 0 {
+			return nil, inputErr("", "the list has no MWT games")
+		}
+		return list, nil
+	}
+	return []json.RawMessage{t}, nil
+}
+
+// ReadMWT reads one MWT game's facts, its times in zone (the club's, in which MWT writes them). It checks what
+// ImportMWT checks, field by field, and names the field of the first problem; a game with our "mafiaclub" field is
+// given with Ours set and its ids, times and result only.
+func ReadMWT(data []byte, zone *time.Location) (*MWTFacts, error) {
+	if zone == nil {
+		zone = time.UTC
+	}
+	h, err := mwtHeadOf(data, zone)
+	if err != nil {
+		return nil, err
+	}
+	if ext, ok := h.top["mafiaclub"]; ok && !isNull(ext) {
+		f := &MWTFacts{Ours: true}
+		h.fill(f, zone)
+		return f, nil
+	}
+	return mwtFactsOf(h, zone)
+}
+
+func (h *mwtHead) fill(f *MWTFacts, zone *time.Location) {
+	c := h.carried
+	f.Tournament, f.Table, f.Session, f.Part, f.Referee = c.Tournament, c.Table, c.Session, c.Part, c.Referee
+	f.Start, f.End = time.Unix(h.times[0], 0).In(zone), time.Unix(h.times[1], 0).In(zone)
+	f.Winner = mafia.RedWins
+	if h.winner == "black" {
+		f.Winner = mafia.BlackWins
+	}
+}
+
+// mwtFactsOf reads the result's facts as mafiaratings' convert_mwt_game reads them.
+func mwtFactsOf(h *mwtHead, zone *time.Location) (*MWTFacts, error) {
+	f := &MWTFacts{}
+	h.fill(f, zone)
+	var r struct {
+		Roles         []string          `json:"player_roles"`
+		Fouls         []json.RawMessage `json:"player_fouls"`
+		Bonus         []json.RawMessage `json:"game_bonus"`
+		Penalty       []json.RawMessage `json:"penalty"`
+		Disciplinary  []json.RawMessage `json:"penalty_disciplinary"`
+		KilledFirst   *int              `json:"killed_first"`
+		BestMoveValue json.RawMessage   `json:"best_move_value"`
+		BestMove      json.RawMessage   `json:"best_move"`
+		Leaves        []json.RawMessage `json:"leaves"`
+		RevealDon     []*int            `json:"reveal_don"`
+		RevealSheriff []*int            `json:"reveal_sheriff"`
+		Comment       string            `json:"comment"`
+	}
+	raw, _ := json.Marshal(h.res)
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, inputErr("result", "not an MWT result: %v", err)
+	}
+	f.Comment = r.Comment
+	if len(r.Roles) != 10 {
+		return nil, inputErr("result.player_roles", "must have one entry for each of the 10 players, not %d", len(r.Roles))
+	}
+	for i := 0; i < 10; i++ {
+		s := MWTSeat{Player: h.carried.Players[i]}
+		w := fieldf("result.player_roles[%d] (seat %d)", i, i+1)
+		switch r.Roles[i] {
+		case "red":
+			s.Role = mafia.Citizen
+		case "black":
+			s.Role = mafia.Mafia
+		case "sheriff":
+			s.Role = mafia.Sheriff
+		case "don":
+			s.Role = mafia.Don
+		default:
+			return nil, inputErr(w, "unknown role %q (red, black, sheriff, don)", r.Roles[i])
+		}
+		if i < len(r.Fouls) {
+			n, err := intOf(r.Fouls[i], fieldf("result.player_fouls[%d] (seat %d)", i, i+1))
+			if err != nil {
+				return nil, err
+			}
+			s.Fouls = n
+		}
+		// extra points less penalties (mafiaratings writes penalties negative, MWT's own site positive: either is
+		// a deduction)
+		for _, l := range []struct {
+			list []json.RawMessage
+			key  string
+		}{{r.Bonus, "game_bonus"}, {r.Penalty, "penalty"}, {r.Disciplinary, "penalty_disciplinary"}} {
+			if i >= len(l.list) || isNull(l.list[i]) {
+				continue
+			}
+			p, err := record.Hundredths(l.list[i])
+			if err != nil {
+				return nil, inputErr(fieldf("result.%s[%d] (seat %d)", l.key, i, i+1), "%v", err)
+			}
+			switch l.key {
+			case "penalty":
+				if p > 0 {
+					p = -p
+				}
+				s.Points += p
+			case "game_bonus":
+				s.Points += p
+			default:
+				s.Disciplinary = p
+			}
+		}
+		f.Seats = append(f.Seats, s)
+	}
+	if r.KilledFirst != nil && *r.KilledFirst >= 1 && *r.KilledFirst <= 10 {
+		f.KilledFirst = *r.KilledFirst
+		if len(r.BestMoveValue) > 0 && !isNull(r.BestMoveValue) {
+			if err := json.Unmarshal(r.BestMoveValue, &f.BestMove); err != nil {
+				return nil, inputErr("result.best_move_value", "must be a list of seats, not %s", short(r.BestMoveValue))
+			}
+			if len(r.BestMove) > 0 && !isNull(r.BestMove) {
+				n, err := intOf(r.BestMove, "result.best_move")
+				if err != nil {
+					return nil, err
+				}
+				f.BestMoveBlacks = &n
+			}
+		}
+	}
+	for i, raw := range r.Leaves {
+		w := fieldf("result.leaves[%d]", i)
+		l, err := objOf(raw, w)
+		if err != nil {
+			return nil, err
+		}
+		num := func(k string) (int, bool, error) {
+			if !present(l, k) {
+				return 0, false, nil
+			}
+			v, err := intOf(l[k], w+"."+k)
+			return v, true, err
+		}
+		seat, ok, err := num("p_num")
+		if err != nil || !ok || seat < 1 || seat > 10 {
+			continue // as mafiaratings reads it: a leave without a seat is skipped
+		}
+		typ, ok, err := num("leave_type")
+		if err != nil || !ok || typ < 1 || typ > 4 {
+			continue
+		}
+		nights, hasN, err := num("nights_before_count")
+		if err != nil {
+			return nil, err
+		}
+		days, hasD, err := num("days_before_count")
+		if err != nil {
+			return nil, err
+		}
+		left := MWTLeave{Kind: typ}
+		switch {
+		case hasN:
+			left.Round = nights
+		case hasD && typ == 2:
+			left.Round = days
+		case hasD:
+			left.Round = days - 1
+		default:
+			return nil, inputErr(w, "says neither how many nights nor how many days were played before the player left")
+		}
+		f.Seats[seat-1].Left = left
+	}
+	for _, c := range []struct {
+		list []*int
+		don  bool
+	}{{r.RevealDon, true}, {r.RevealSheriff, false}} {
+		for i, s := range c.list {
+			if s == nil || *s < 1 || *s > 10 {
+				continue
+			}
+			if c.don {
+				f.Seats[*s-1].DonCheck = i + 1
+			} else {
+				f.Seats[*s-1].SheriffCheck = i + 1
+			}
+		}
+	}
+	return f, nil
+}
+
 // mwtSummary reads an MWT game without our field as mafiaratings' convert_mwt_game reads it (a mafiaratings game
 // with don and sheriff checks, deaths with their round and type, the best move and foul counts), adds the shots
 // of each night kill, and imports that.
-func mwtSummary(res map[string]json.RawMessage, times [2]int64) (*Imported, error) {
-	mr, err := mwtToMR(res, times)
+func mwtSummary(h *mwtHead) (*Imported, error) {
+	f, err := mwtFactsOf(h, time.UTC)
+	if err != nil {
+		return nil, err
+	}
+	mr, err := mwtToMR(f, h.times)
 	if err != nil {
 		return nil, err
 	}
 	im, err := ImportMafiaratings(mr)
 	if err != nil {
 		if ge, ok := err.(*GameError); ok {
-			return nil, gameErr("result", "this MWT game is a summary without nominations, votes or shots (it carries no mafiaclub field), and its replay needs facts it does not record; they are not guessed: %s", ge.Error())
+			return nil, gameErr("result", "this MWT game is a summary without nominations, votes or shots (it carries no mafiaclub field), and its replay needs facts it does not record; they are not guessed: import it as an old protocol's summary at /admin/summaries instead (%s)", ge.Error())
 		}
 		return nil, mwtWhere(err, "result")
 	}
@@ -576,7 +829,7 @@ func mwtSummary(res map[string]json.RawMessage, times [2]int64) (*Imported, erro
 
 // mwtToMR is the MWT result as mafiaratings' convert_mwt_game reads it, as mafiaratings game JSON, with the
 // shots of each night kill added.
-func mwtToMR(res map[string]json.RawMessage, times [2]int64) ([]byte, error) {
+func mwtToMR(f *MWTFacts, times [2]int64) ([]byte, error) {
 	type mrP struct {
 		Name     string `json:"name"`
 		Role     string `json:"role,omitempty"`
@@ -600,152 +853,40 @@ func mwtToMR(res map[string]json.RawMessage, times [2]int64) ([]byte, error) {
 		Players   []*mrP `json:"players"`
 		Comment   string `json:"comment,omitempty"`
 	}{Rules: "0000000000000", Features: "gsdutlwh", Winner: "civ", StartTime: times[0], EndTime: times[1]}
-	var r struct {
-		Result        string            `json:"result"`
-		Roles         []string          `json:"player_roles"`
-		Fouls         []json.RawMessage `json:"player_fouls"`
-		Bonus         []json.RawMessage `json:"game_bonus"`
-		Penalty       []json.RawMessage `json:"penalty"`
-		KilledFirst   *int              `json:"killed_first"`
-		BestMoveValue json.RawMessage   `json:"best_move_value"`
-		Leaves        []json.RawMessage `json:"leaves"`
-		RevealDon     []*int            `json:"reveal_don"`
-		RevealSheriff []*int            `json:"reveal_sheriff"`
-		Comment       string            `json:"comment"`
-	}
-	raw, _ := json.Marshal(res)
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, inputErr("result", "not an MWT result: %v", err)
-	}
-	if r.Result == "black" {
+	if f.Winner == mafia.BlackWins {
 		g.Winner = "maf"
 	}
-	if len(r.Roles) != 10 {
-		return nil, inputErr("result.player_roles", "must have one entry for each of the 10 players, not %d", len(r.Roles))
-	}
-	for i := 0; i < 10; i++ {
-		p := &mrP{Name: fmt.Sprintf("Seat %d", i+1)}
-		w := fieldf("result.player_roles[%d] (seat %d)", i, i+1)
-		switch r.Roles[i] {
-		case "red":
-		case "black":
+	for i, s := range f.Seats {
+		p := &mrP{Name: fmt.Sprintf("Seat %d", i+1), Warnings: s.Fouls}
+		switch s.Role {
+		case mafia.Mafia:
 			p.Role = "maf"
-		case "sheriff", "don":
-			p.Role = r.Roles[i]
-		default:
-			return nil, inputErr(w, "unknown role %q (red, black, sheriff, don)", r.Roles[i])
+		case mafia.Sheriff, mafia.Don:
+			p.Role = s.Role.String()
 		}
-		if i < len(r.Fouls) {
-			f, err := intOf(r.Fouls[i], fieldf("result.player_fouls[%d] (seat %d)", i, i+1))
-			if err != nil {
-				return nil, err
-			}
-			p.Warnings = f
+		// the disqualification's own points are the rule set's (R80), paid by the replay
+		if s.Points != 0 {
+			p.Bonus = json.RawMessage(record.FormatPoints(s.Points))
 		}
-		// extra points less penalties (mafiaratings writes penalties negative, MWT's own site positive: either is
-		// a deduction); the disqualification's own points are the rule set's (R80), paid by the replay
-		sum := 0
-		for _, l := range []struct {
-			list []json.RawMessage
-			key  string
-		}{{r.Bonus, "game_bonus"}, {r.Penalty, "penalty"}} {
-			if i >= len(l.list) {
-				continue
+		if k := s.Left.Kind; k != 0 {
+			p.Death = &struct {
+				Type  string `json:"type"`
+				Round int    `json:"round"`
+			}{Type: [...]string{"", "day", "night", "kickOut", "teamKickOut"}[k], Round: s.Left.Round}
+			if k == 3 && s.Fouls >= 4 {
+				p.Death.Type = "warnings"
 			}
-			h, err := record.Hundredths(l.list[i])
-			if err != nil {
-				return nil, inputErr(fieldf("result.%s[%d] (seat %d)", l.key, i, i+1), "%v", err)
-			}
-			if l.key == "penalty" && h > 0 {
-				h = -h
-			}
-			sum += h
 		}
-		if sum != 0 {
-			p.Bonus = json.RawMessage(record.FormatPoints(sum))
+		if n := s.DonCheck; n > 0 {
+			p.Don = &n
+		}
+		if n := s.SheriffCheck; n > 0 {
+			p.Sheriff = &n
 		}
 		g.Players = append(g.Players, p)
 	}
-	if r.KilledFirst != nil && *r.KilledFirst >= 1 && *r.KilledFirst <= 10 && len(r.BestMoveValue) > 0 && !isNull(r.BestMoveValue) {
-		var v []int
-		if err := json.Unmarshal(r.BestMoveValue, &v); err != nil {
-			return nil, inputErr("result.best_move_value", "must be a list of seats, not %s", short(r.BestMoveValue))
-		}
-		g.Players[*r.KilledFirst-1].Legacy = v
-	}
-	for i, raw := range r.Leaves {
-		w := fieldf("result.leaves[%d]", i)
-		l, err := objOf(raw, w)
-		if err != nil {
-			return nil, err
-		}
-		num := func(k string) (int, bool, error) {
-			if !present(l, k) {
-				return 0, false, nil
-			}
-			v, err := intOf(l[k], w+"."+k)
-			return v, true, err
-		}
-		seat, ok, err := num("p_num")
-		if err != nil || !ok || seat < 1 || seat > 10 {
-			continue // as mafiaratings reads it: a leave without a seat is skipped
-		}
-		typ, ok, err := num("leave_type")
-		if err != nil || !ok || typ < 1 || typ > 4 {
-			continue
-		}
-		nights, hasN, err := num("nights_before_count")
-		if err != nil {
-			return nil, err
-		}
-		days, hasD, err := num("days_before_count")
-		if err != nil {
-			return nil, err
-		}
-		p := g.Players[seat-1]
-		p.Death = &struct {
-			Type  string `json:"type"`
-			Round int    `json:"round"`
-		}{}
-		switch typ {
-		case 1:
-			p.Death.Type = "day"
-		case 2:
-			p.Death.Type = "night"
-		case 3:
-			p.Death.Type = "kickOut"
-			if p.Warnings >= 4 {
-				p.Death.Type = "warnings"
-			}
-		case 4:
-			p.Death.Type = "teamKickOut"
-		}
-		switch {
-		case hasN:
-			p.Death.Round = nights
-		case hasD && typ == 2:
-			p.Death.Round = days
-		case hasD:
-			p.Death.Round = days - 1
-		default:
-			return nil, inputErr(w, "says neither how many nights nor how many days were played before the player left")
-		}
-	}
-	for _, c := range []struct {
-		list []*int
-		don  bool
-	}{{r.RevealDon, true}, {r.RevealSheriff, false}} {
-		for i, s := range c.list {
-			if s == nil || *s < 1 || *s > 10 {
-				continue
-			}
-			n := i + 1
-			if c.don {
-				g.Players[*s-1].Don = &n
-			} else {
-				g.Players[*s-1].Sheriff = &n
-			}
-		}
+	if f.KilledFirst > 0 && len(f.BestMove) > 0 {
+		g.Players[f.KilledFirst-1].Legacy = f.BestMove
 	}
 	// A night kill: every black at the table shot the victim (R43), the only shots that give it.
 	gone := func(p *mrP, night int) bool { // he left before night round `night`

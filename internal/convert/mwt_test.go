@@ -116,9 +116,11 @@ func TestMWTReadAsTheirConverterReadsIt(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			top, _ := decodeObject(theirMWT, "")
-			res, _ := objOf(top["result"], "result")
-			ours, err := mwtToMR(res, [2]int64{})
+			f, err := ReadMWT(theirMWT, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ours, err := mwtToMR(f, [2]int64{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -406,7 +408,7 @@ func TestMWTSummaryImport(t *testing.T) {
 		im, err := ImportMWT(data, zone)
 		if err != nil {
 			var ge *GameError
-			if !errors.As(err, &ge) || !strings.Contains(ge.What, "summary without nominations, votes or shots") {
+			if !errors.As(err, &ge) || !strings.Contains(ge.What, "summary without nominations, votes or shots") || !strings.Contains(ge.What, "/admin/summaries") {
 				t.Errorf("%s: want a GameError saying what the summary lacks, got %v", name, err)
 			}
 			refused++
