@@ -39,7 +39,7 @@ func NewServices(store Store, clock *Clock) *Services {
 	s.Live = &Live{store: store, games: s.Games, clock: clock}
 	s.Club = &Clubs{store: store, clock: clock}
 	s.Telegram = &Telegram{store: store, clock: clock, nights: s.Nights}
-	s.Summaries = &Summaries{store: store, clock: clock}
+	s.Summaries = &Summaries{store: store, clock: clock, clubs: s.Club}
 	return s
 }
 

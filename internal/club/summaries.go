@@ -62,6 +62,7 @@ type SummaryLogEntry struct {
 type Summaries struct {
 	store Store
 	clock *Clock
+	clubs *Clubs // the club's default rule set: a game whose row names none is of it
 }
 
 // SummaryPreview is what an import of a file would do, for the admin to confirm.
@@ -86,7 +87,15 @@ func (s *Summaries) Preview(ctx context.Context, u *User, file string, data []by
 	}
 	sum := sha256.Sum256(data)
 	pv := &SummaryPreview{File: file, Digest: hex.EncodeToString(sum[:]), KnownIDs: map[string]int64{}}
-	games, problems := ParseSummaries(data, s.clock.Zone, ClubRules, s.clock.Now())
+	rules := ClubRules
+	if s.clubs != nil {
+		c, err := s.clubs.Get(ctx)
+		if err != nil {
+			return nil, err
+		}
+		rules = c.RulesID()
+	}
+	games, problems := ParseSummaries(data, s.clock.Zone, rules, s.clock.Now())
 	if len(problems) > 0 {
 		pv.Problems = problems
 		return pv, nil

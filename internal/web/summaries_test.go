@@ -180,3 +180,50 @@ func TestSummaryImportPage(t *testing.T) {
 		t.Errorf("the log:\n%s", errorOf(log))
 	}
 }
+
+// A game of an old protocol whose row names no rule set is of the club's default one (set at /admin/club), not
+// always the project's.
+func TestSummaryImportTakesTheClubsRules(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	svc := h.site.Services()
+	admin, err := h.store.UserByLogin(ctx, "admin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := svc.Club.Get(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Club.Update(ctx, admin, club.ClubForm{Name: c.Name, Names: c.Names, Rules: "fsm-2026"}); err != nil {
+		t.Fatal(err)
+	}
+	var nicks [10]string
+	for i := range nicks {
+		nicks[i] = fmt.Sprintf("Veteran%02d", i)
+		p := club.Player{Nick: nicks[i]}
+		if err := h.store.CreatePlayer(ctx, &p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// the club's file without its extras and totals, which are the club rules' (fsm-2026 has no club extras)
+	lines := strings.Split(storetest.SummaryCSV("05.03.2024", "2024-03-12", nicks), "\n")
+	for i := 1; i < len(lines); i++ {
+		if f := strings.Split(lines[i], ";"); len(f) == 11 {
+			f[8], f[10] = "", ""
+			lines[i] = strings.Join(f, ";")
+		}
+	}
+	if _, err := svc.Summaries.Import(ctx, admin, "old.csv", []byte(strings.Join(lines, "\n"))); err != nil {
+		t.Fatal(err)
+	}
+	for rules, want := range map[string]bool{"fsm-2026": true, club.ClubRules: false} {
+		st, err := h.store.Standings(ctx, club.RatingFilter{Rules: rules})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(st) > 0; got != want {
+			t.Errorf("the %s rating has %d lines after importing a file of the club's fsm-2026 games", rules, len(st))
+		}
+	}
+}
