@@ -1,11 +1,13 @@
 package web
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"net/http"
 
 	"strconv"
 	"strings"
+	"sync"
 
 	"mafiaclub/internal/club"
 	"mafiaclub/internal/seating"
@@ -232,20 +234,17 @@ func (s *Server) renderTournamentWith(w http.ResponseWriter, r *http.Request, co
 		if so.Quality != nil {
 			sv.Quality, sv.Unequal = qualityLines(p, st, *so.Quality)
 		}
-		lines, parts, err := s.svc.Tournaments.Standings(ctx, id, st.Name)
-		if err != nil {
-			s.fail(w, r, err)
-			return
-		}
-		sv.Lines = s.standingLines(p, lines, parts)
 		v.Stages = append(v.Stages, sv)
 	}
-	lines, partsMap, err := s.svc.Tournaments.Standings(ctx, id, "")
+	std, err := s.tournamentStandings(r, p, o)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	v.Overall = s.standingLines(p, lines, partsMap)
+	for i := range v.Stages {
+		v.Stages[i].Lines = std.stages[i]
+	}
+	v.Overall = std.overall
 	if p.IsAdmin() {
 		if v.Hosts, err = s.svc.Accounts.Hosts(ctx, p.User); err != nil {
 			s.fail(w, r, err)
@@ -444,4 +443,72 @@ func (s *Server) backToRecord(w http.ResponseWriter, r *http.Request, id int64, 
 		return
 	}
 	http.Redirect(w, r, fmt.Sprintf("/history/%d", id), http.StatusSeeOther)
+}
+
+// drawnStandings are a tournament's standings as its page shows them: each stage's, in the overview's order, and
+// the whole tournament's.
+type drawnStandings struct {
+	stages  [][]standingLine
+	overall []standingLine
+}
+
+// tourCache keeps drawn standings by what they are made of (standingsKey): every stage's standings replay
+// each saved game of the tournament, a few milliseconds a page, the same for every reader until one of those
+// games, the seating, the participants or the lot changes. At most maxStandings are kept; when full, all go.
+type tourCache struct {
+	mu sync.Mutex
+	m  map[string]*drawnStandings
+}
+
+const maxStandings = 64
+
+// tournamentStandings gives the page's standings, drawn once for what they are made of in the page's language.
+func (s *Server) tournamentStandings(r *http.Request, p Page, o *club.Overview) (*drawnStandings, error) {
+	key := standingsKey(p.Lang, o)
+	s.tourLines.mu.Lock()
+	d := s.tourLines.m[key]
+	s.tourLines.mu.Unlock()
+	if d != nil {
+		return d, nil
+	}
+	d = &drawnStandings{}
+	id := o.Tournament.ID
+	for _, so := range o.Stages {
+		lines, parts, err := s.svc.Tournaments.Standings(r.Context(), id, so.Name)
+		if err != nil {
+			return nil, err
+		}
+		d.stages = append(d.stages, s.standingLines(p, lines, parts))
+	}
+	lines, parts, err := s.svc.Tournaments.Standings(r.Context(), id, "")
+	if err != nil {
+		return nil, err
+	}
+	d.overall = s.standingLines(p, lines, parts)
+	s.tourLines.mu.Lock()
+	if s.tourLines.m == nil || len(s.tourLines.m) >= maxStandings {
+		s.tourLines.m = map[string]*drawnStandings{}
+	}
+	s.tourLines.m[key] = d
+	s.tourLines.mu.Unlock()
+	return d, nil
+}
+
+// standingsKey names everything a tournament's standings are drawn from: the language, the lot's seed, the
+// participants (their names, approvals, substitutes), each stage's name and seating, and each of its games with
+// its version and status (a saved, reopened or corrected game, a judge's extra points, each raise the version).
+func standingsKey(lang string, o *club.Overview) string {
+	h := sha256.New()
+	t := o.Tournament
+	fmt.Fprintf(h, "%s\x00%d\x00%d\x00", lang, t.ID, t.LotSeed)
+	for _, pt := range o.Participants {
+		fmt.Fprintf(h, "p%d,%d,%q,%t,%d,%t\x00", pt.ID, pt.PlayerID, pt.Name, pt.Approved, pt.Replaces, pt.Left)
+	}
+	for _, so := range o.Stages {
+		fmt.Fprintf(h, "s%d,%q,%v,%v\x00", so.ID, so.Name, so.Schedule, so.SitOut)
+		for _, g := range so.Games {
+			fmt.Fprintf(h, "g%d,%d,%s,%d,%d\x00", g.ID, g.Version, g.Status, g.Round, g.TableNo)
+		}
+	}
+	return string(h.Sum(nil))
 }
