@@ -1,8 +1,11 @@
 package web
 
 import (
+	"bytes"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
+	"html/template"
 	"net/http"
 
 	"strconv"
@@ -105,6 +108,8 @@ type tournamentView struct {
 	Report       []lineView // what became of each line of a pasted list
 	TableSizes   []int      // the table sizes the rule set allows
 	Seated       map[int64]bool
+	// Body is the whole page below the menu, when it was drawn before (a public reader's page: tourCache).
+	Body template.HTML
 }
 
 // lineView is one line of a pasted list's report.
@@ -170,6 +175,16 @@ func (s *Server) renderTournamentWith(w http.ResponseWriter, r *http.Request, co
 	t := o.Tournament
 	p := s.page(r)
 	p.Title = t.Name
+	// A public reader's page (no account, no form answered) is the same for everyone who reads the same overview
+	// in the same language: drawn once, kept by what it is drawn from.
+	public := ""
+	if p.User == nil && errText == "" && report == nil && code == http.StatusOK {
+		public = publicTournamentKey(p.Lang, o)
+		if body, ok := s.bodies.get(public); ok && public != "" {
+			s.render(w, "tournament", tournamentView{Page: p, Body: body})
+			return
+		}
+	}
 	v := tournamentView{Page: p, Tour: t, Error: errText, IsChief: p.User != nil && p.User.ID == t.ChiefJudge, Seated: map[int64]bool{}}
 	for _, l := range report {
 		lv := lineView{Line: l.Line, Name: l.Name, Outcome: p.T("tour.line." + string(l.Outcome)), Added: l.Added()}
@@ -251,6 +266,16 @@ func (s *Server) renderTournamentWith(w http.ResponseWriter, r *http.Request, co
 			return
 		}
 	}
+	if public != "" {
+		var buf bytes.Buffer
+		if err := s.pages["tournament"].ExecuteTemplate(&buf, "tournament_body", v); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		v.Body = template.HTML(buf.String())
+		s.bodies.put(public, v.Body)
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8") // before the status: the page is compressed by its type
 	w.WriteHeader(code)
 	s.render(w, "tournament", v)
 }
@@ -458,6 +483,47 @@ type drawnStandings struct {
 type tourCache struct {
 	mu sync.Mutex
 	m  map[string]*drawnStandings
+}
+
+// bodyCache keeps pages drawn for public readers (everything below the menu), each by a key that names all it
+// was drawn from: a tournament's page, a club game's. At most maxBodies (a page is 5-40 KB: 10 MB at most); when
+// full, all go.
+type bodyCache struct {
+	mu sync.Mutex
+	m  map[string]template.HTML
+}
+
+const maxBodies = 256
+
+func (c *bodyCache) get(key string) (template.HTML, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, ok := c.m[key]
+	return b, ok
+}
+
+func (c *bodyCache) put(key string, b template.HTML) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxBodies {
+		c.m = map[string]template.HTML{}
+	}
+	c.m[key] = b
+}
+
+// publicTournamentKey names everything a public reader's tournament page is drawn from: the language and the
+// whole overview (the tournament, its participants, each stage with its seating, judges, games with their
+// versions and the seating's figures), from which the standings follow. "" (nothing kept) if it cannot be written.
+func publicTournamentKey(lang string, o *club.Overview) string {
+	b, err := json.Marshal(o)
+	if err != nil {
+		return ""
+	}
+	h := sha256.New()
+	h.Write([]byte(lang))
+	h.Write([]byte{0})
+	h.Write(b)
+	return string(h.Sum(nil))
 }
 
 const maxStandings = 64
