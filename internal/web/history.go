@@ -137,7 +137,7 @@ func (s *Server) recordPage(w http.ResponseWriter, r *http.Request) {
 		}
 		key = fmt.Sprintf("game\x00%d\x00%d\x00%s\x00%s\x00%s\x00%q\x00%q\x00%d,%d,%q,%q,%d", st.Game.ID, st.Game.Version, st.Game.Status,
 			p.Lang, view, p.SiteName, judge, nv.ID, nv.StartsAt.UnixMilli(), nv.Place, nv.Note, nv.Cancelled.UnixMilli())
-		if body, ok := s.bodies.get(key); ok {
+		if _, body, ok := s.bodies.get(key); ok {
 			s.render(w, view, recordView{Page: p, Body: body})
 			return
 		}
@@ -227,7 +227,7 @@ func (s *Server) recordPage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		v.Body = template.HTML(buf.String())
-		s.bodies.put(key, v.Body)
+		s.bodies.put(key, p.Title, v.Body)
 	}
 	s.render(w, view, v)
 }

@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"net/http"
@@ -167,24 +166,28 @@ func (s *Server) renderTournamentWith(w http.ResponseWriter, r *http.Request, co
 		return
 	}
 	ctx := r.Context()
+	p := s.page(r)
+	// A public reader's page (no account, no form answered) is the same for everyone who reads the same
+	// tournament as it stands (its stamp: one read of every row its overview is made of) in the same language:
+	// drawn once, kept. The stamp is read before the overview, so that a kept page is never older than its key.
+	public := ""
+	if p.User == nil && errText == "" && report == nil && code == http.StatusOK {
+		if stamp, err := s.svc.Tournaments.Stamp(ctx, id); err == nil {
+			public = "tournament\x00" + p.Lang + "\x00" + stamp
+			if title, body, ok := s.bodies.get(public); ok {
+				p.Title = title
+				s.render(w, "tournament", tournamentView{Page: p, Body: body})
+				return
+			}
+		}
+	}
 	o, err := s.svc.Tournaments.Overview(ctx, id)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	t := o.Tournament
-	p := s.page(r)
 	p.Title = t.Name
-	// A public reader's page (no account, no form answered) is the same for everyone who reads the same overview
-	// in the same language: drawn once, kept by what it is drawn from.
-	public := ""
-	if p.User == nil && errText == "" && report == nil && code == http.StatusOK {
-		public = publicTournamentKey(p.Lang, o)
-		if body, ok := s.bodies.get(public); ok && public != "" {
-			s.render(w, "tournament", tournamentView{Page: p, Body: body})
-			return
-		}
-	}
 	v := tournamentView{Page: p, Tour: t, Error: errText, IsChief: p.User != nil && p.User.ID == t.ChiefJudge, Seated: map[int64]bool{}}
 	for _, l := range report {
 		lv := lineView{Line: l.Line, Name: l.Name, Outcome: p.T("tour.line." + string(l.Outcome)), Added: l.Added()}
@@ -273,7 +276,7 @@ func (s *Server) renderTournamentWith(w http.ResponseWriter, r *http.Request, co
 			return
 		}
 		v.Body = template.HTML(buf.String())
-		s.bodies.put(public, v.Body)
+		s.bodies.put(public, p.Title, v.Body)
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8") // before the status: the page is compressed by its type
 	w.WriteHeader(code)
@@ -490,40 +493,31 @@ type tourCache struct {
 // full, all go.
 type bodyCache struct {
 	mu sync.Mutex
-	m  map[string]template.HTML
+	m  map[string]keptBody
+}
+
+type keptBody struct {
+	title string
+	body  template.HTML
 }
 
 const maxBodies = 256
 
-func (c *bodyCache) get(key string) (template.HTML, bool) {
+// get returns a kept page's title and body.
+func (c *bodyCache) get(key string) (string, template.HTML, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	b, ok := c.m[key]
-	return b, ok
+	return b.title, b.body, ok
 }
 
-func (c *bodyCache) put(key string, b template.HTML) {
+func (c *bodyCache) put(key, title string, body template.HTML) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= maxBodies {
-		c.m = map[string]template.HTML{}
+		c.m = map[string]keptBody{}
 	}
-	c.m[key] = b
-}
-
-// publicTournamentKey names everything a public reader's tournament page is drawn from: the language and the
-// whole overview (the tournament, its participants, each stage with its seating, judges, games with their
-// versions and the seating's figures), from which the standings follow. "" (nothing kept) if it cannot be written.
-func publicTournamentKey(lang string, o *club.Overview) string {
-	b, err := json.Marshal(o)
-	if err != nil {
-		return ""
-	}
-	h := sha256.New()
-	h.Write([]byte(lang))
-	h.Write([]byte{0})
-	h.Write(b)
-	return string(h.Sum(nil))
+	c.m[key] = keptBody{title, body}
 }
 
 const maxStandings = 64
