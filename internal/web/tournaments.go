@@ -107,7 +107,7 @@ type tournamentView struct {
 	Report       []lineView // what became of each line of a pasted list
 	TableSizes   []int      // the table sizes the rule set allows
 	Seated       map[int64]bool
-	// Body is the whole page below the menu, when it was drawn before (a public reader's page: tourCache).
+	// Body is the whole page below the menu, when it was drawn before (a public reader's page: bodyCache).
 	Body template.HTML
 }
 
