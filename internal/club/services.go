@@ -118,6 +118,11 @@ func (o StageOverview) JudgeOf(table int) int64 {
 	return 0
 }
 
+// Stamp names everything a tournament's overview is read from, in one read: the same stamp, the same overview.
+func (s *Tournaments) Stamp(ctx context.Context, id int64) (string, error) {
+	return s.store.TournamentStamp(ctx, id)
+}
+
 // Overview returns a tournament's page: public.
 func (s *Tournaments) Overview(ctx context.Context, id int64) (*Overview, error) {
 	t, err := s.store.Tournament(ctx, id)

@@ -115,6 +115,11 @@ type TournamentStore interface {
 	SetSchedule(ctx context.Context, stageID int64, seed int64, schedule [][][]int64, sitOut [][]int64) error
 	SetTableJudge(ctx context.Context, stageID int64, table int, userID int64) error
 	TableJudges(ctx context.Context, stageID int64) ([]TableJudge, error)
+	// TournamentStamp names, in one read, everything a tournament's overview is read from: the tournament with
+	// its chief judge's name, its participants, its stages, their judges with their names, and its stages' games
+	// with their versions, statuses and hosts' names. Any change to any of them changes it (NotFound: no such
+	// tournament).
+	TournamentStamp(ctx context.Context, id int64) (string, error)
 	FileProtest(ctx context.Context, p *StoredProtest) error
 	Protests(ctx context.Context, gameID int64) ([]StoredProtest, error)
 	DecideProtest(ctx context.Context, p *StoredProtest) error

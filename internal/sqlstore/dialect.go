@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // dialect is the SQL the database speaks. The store's queries are written once; the few real differences are
@@ -116,6 +117,9 @@ func (h handle) insert(ctx context.Context, query string, a ...any) (int64, erro
 type dbh struct {
 	db *sql.DB
 	d  dialect
+	// stmts keeps the handle's queries prepared (SQLite's read connections: preparing a statement was a tenth of
+	// a page's time there; pgx keeps its own); nil: each query is prepared when it runs.
+	stmts *stmtCache
 }
 
 func (h dbh) handle() handle { return handle{h.db, h.d} }
@@ -125,11 +129,70 @@ func (h dbh) ExecContext(ctx context.Context, query string, a ...any) (sql.Resul
 }
 
 func (h dbh) QueryContext(ctx context.Context, query string, a ...any) (*sql.Rows, error) {
+	if st := h.stmts.get(ctx, h.db, h.d.rebind(query)); st != nil {
+		return st.QueryContext(ctx, args(a)...)
+	}
 	return h.handle().QueryContext(ctx, query, a...)
 }
 
 func (h dbh) QueryRowContext(ctx context.Context, query string, a ...any) *sql.Row {
+	if st := h.stmts.get(ctx, h.db, h.d.rebind(query)); st != nil {
+		return st.QueryRowContext(ctx, args(a)...)
+	}
 	return h.handle().QueryRowContext(ctx, query, a...)
+}
+
+// stmtCache keeps prepared statements by their text, at most maxStmts of them (the store's queries are a few
+// hundred texts; one built with a list of a varying length beyond that runs unprepared). database/sql prepares
+// each statement again on every connection that runs it, and when a connection is replaced.
+type stmtCache struct {
+	mu sync.Mutex
+	m  map[string]*sql.Stmt
+}
+
+const maxStmts = 512
+
+// get returns query prepared, or nil when it is not kept and cannot be (the cache is full, or preparing it
+// failed: the caller then runs it unprepared and gets its error).
+func (c *stmtCache) get(ctx context.Context, db *sql.DB, query string) *sql.Stmt {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	st, ok := c.m[query]
+	full := len(c.m) >= maxStmts
+	c.mu.Unlock()
+	if ok || full {
+		return st
+	}
+	st, err := db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.m[query]; ok { // prepared meanwhile by another reader
+		st.Close()
+		return old
+	}
+	if c.m == nil {
+		c.m = map[string]*sql.Stmt{}
+	}
+	c.m[query] = st
+	return st
+}
+
+// close closes every kept statement.
+func (c *stmtCache) close() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, st := range c.m {
+		st.Close()
+	}
+	c.m = nil
 }
 
 func (h dbh) insert(ctx context.Context, query string, a ...any) (int64, error) {

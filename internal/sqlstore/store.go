@@ -101,7 +101,7 @@ func openSQLiteNoMigrate(path string) (*DB, error) {
 		return nil, err
 	}
 	w.SetMaxOpenConns(1)
-	db := &DB{w: dbh{w, sqlite}, dialect: "sqlite"}
+	db := &DB{w: dbh{w, sqlite, nil}, dialect: "sqlite"}
 	db.r = db.w
 	if path != ":memory:" {
 		db.path = path
@@ -112,7 +112,7 @@ func openSQLiteNoMigrate(path string) (*DB, error) {
 			return nil, err
 		}
 		r.SetMaxOpenConns(8)
-		db.r = dbh{r, sqlite}
+		db.r = dbh{r, sqlite, &stmtCache{}}
 		fileOpened(db) // its disk's room tells a full disk from a failing one (nospace.go)
 	}
 	return db, nil
@@ -126,7 +126,7 @@ func openPostgresNoMigrate(ctx context.Context, dsn string) (*DB, error) {
 	p.SetMaxOpenConns(16)
 	p.SetMaxIdleConns(16)
 	p.SetConnMaxIdleTime(5 * time.Minute)
-	db := &DB{w: dbh{p, postgres}, dialect: "postgres"}
+	db := &DB{w: dbh{p, postgres, nil}, dialect: "postgres"}
 	db.r = db.w
 	if err := p.PingContext(ctx); err != nil {
 		p.Close()
@@ -139,6 +139,7 @@ func openPostgresNoMigrate(ctx context.Context, dsn string) (*DB, error) {
 func (db *DB) Close() error {
 	db.stopGroup()
 	fileClosed(db)
+	db.r.stmts.close()
 	err := db.w.db.Close()
 	if db.r.db != db.w.db {
 		if e := db.r.db.Close(); err == nil {

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"time"
 
@@ -339,4 +340,56 @@ func (db *DB) ExtraApproved(ctx context.Context, gameID int64, seat int) (bool, 
 	var n int
 	err := db.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM extra_approvals WHERE game_id = ? AND seat = ?`, gameID, seat).Scan(&n)
 	return n > 0, translate(err, "approval")
+}
+
+// tournamentStampSQL reads, as one text per row, every row a tournament's overview is made of (the tournament
+// and its chief judge's name, its participants, its stages, their judges, its stages' games with their versions,
+// statuses and hosts' names), in one order, in both dialects. The stages' rows are found by their tournament's
+// stages (games_stage): a join from the games would walk every game of the club.
+const tournamentStampSQL = `
+SELECT 't' AS k, CAST(t.id AS TEXT) || '|' || t.name || '|' || t.starts_on || '|' || t.ends_on || '|' || t.place || '|' || t.rules || '|' ||
+	CAST(t.chief_judge AS TEXT) || '|' || u.name || '|' || CAST(t.lot_seed AS TEXT) AS v
+	FROM tournaments t JOIN users u ON u.id = t.chief_judge WHERE t.id = ?
+UNION ALL
+SELECT 'p', CAST(p.id AS TEXT) || '|' || COALESCE(CAST(p.player_id AS TEXT), '') || '|' || p.name || '|' || CAST(p.approved AS TEXT) || '|' ||
+	COALESCE(CAST(p.replaces AS TEXT), '') || '|' || CAST(p.left_tournament AS TEXT)
+	FROM tournament_players p WHERE p.tournament_id = ?
+UNION ALL
+SELECT 's', CAST(s.id AS TEXT) || '|' || s.name || '|' || CAST(s.rounds AS TEXT) || '|' || CAST(s.per_table AS TEXT) || '|' ||
+	CAST(s.seed AS TEXT) || '|' || s.schedule || '|' || s.players || '|' || s.apart || '|' || s.sit_out
+	FROM tournament_stages s WHERE s.tournament_id = ?
+UNION ALL
+SELECT 'j', CAST(j.stage_id AS TEXT) || '|' || CAST(j.table_no AS TEXT) || '|' || CAST(j.user_id AS TEXT) || '|' || u.name
+	FROM tournament_judges j JOIN users u ON u.id = j.user_id WHERE j.stage_id IN (SELECT id FROM tournament_stages WHERE tournament_id = ?)
+UNION ALL
+SELECT 'g', CAST(g.id AS TEXT) || '|' || CAST(g.version AS TEXT) || '|' || g.status || '|' || u.name
+	FROM games g JOIN users u ON u.id = g.host_id WHERE g.stage_id IN (SELECT id FROM tournament_stages WHERE tournament_id = ?)
+ORDER BY 1, 2`
+
+// TournamentStamp is the SHA-256 of every row tournamentStampSQL reads.
+func (db *DB) TournamentStamp(ctx context.Context, id int64) (string, error) {
+	rows, err := db.r.QueryContext(ctx, tournamentStampSQL, id, id, id, id, id)
+	if err != nil {
+		return "", translate(err, "tournament")
+	}
+	defer rows.Close()
+	h := sha256.New()
+	found := false
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return "", translate(err, "tournament")
+		}
+		found = found || k == "t"
+		h.Write([]byte(k))
+		h.Write([]byte(v))
+		h.Write([]byte{0})
+	}
+	if err := rows.Err(); err != nil {
+		return "", translate(err, "tournament")
+	}
+	if !found {
+		return "", club.Errorf(club.NotFound, "no such tournament")
+	}
+	return string(h.Sum(nil)), nil
 }

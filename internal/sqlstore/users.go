@@ -141,20 +141,23 @@ func (db *DB) UpdatePlayer(ctx context.Context, p *club.Player) error {
 	})
 }
 
-// SetPlayerPhoto stores or removes a profile's photo.
+// SetPlayerPhoto stores or removes a profile's photo. The ratings' version is raised with it, as with a changed
+// nickname: a player's page shows his photo, and is kept (and tagged) by that version.
 func (db *DB) SetPlayerPhoto(ctx context.Context, playerID int64, photo []byte, contentType string) error {
 	var v any
 	if photo != nil {
 		v = photo
 	}
-	res, err := db.w.ExecContext(ctx, `UPDATE players SET photo = ?, photo_type = ? WHERE id = ?`, v, contentType, playerID)
-	if err != nil {
-		return translate(err, "player")
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return club.Errorf(club.NotFound, "no such player")
-	}
-	return nil
+	return db.inTx(ctx, "player", func(tx *txn) error {
+		res, err := tx.ExecContext(ctx, `UPDATE players SET photo = ?, photo_type = ? WHERE id = ?`, v, contentType, playerID)
+		if err != nil {
+			return translate(err, "player")
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return club.Errorf(club.NotFound, "no such player")
+		}
+		return bumpRating(ctx, tx)
+	})
 }
 
 // PlayerPhoto reads a profile's photo and its content type; a profile without one is NotFound.

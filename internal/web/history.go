@@ -1,7 +1,9 @@
 package web
 
 import (
+	"bytes"
 	"fmt"
+	"html/template"
 	"mafiaclub/internal/club"
 	"mafiaclub/internal/hostview"
 	"mafiaclub/mafia"
@@ -98,6 +100,8 @@ type recordView struct {
 	Days        []protoDay
 	BestMove    string
 	Chrono      []hostview.ChronoLine
+	// Body is the page below the menu as drawn before for the same game as it stands (a public reader's page).
+	Body template.HTML
 }
 
 // recordPage is the public page of a saved game, and with ?view=protocol its one-page protocol (seed 002 §P7).
@@ -112,12 +116,38 @@ func (s *Server) recordPage(w http.ResponseWriter, r *http.Request) {
 	}
 	p := s.page(r)
 	p.Title = p.T("game.title", st.Game.ID)
+	var night *club.ClubNight
+	if st.Game.NightID != 0 {
+		night, _ = s.svc.Nights.Night(r.Context(), st.Game.NightID)
+	}
+	judge, err := s.svc.Games.JudgeName(r.Context(), p.User, st.Game)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	view := "record"
+	if r.URL.Query().Get("view") == "protocol" {
+		view = "protocol"
+	}
+	// A club game's page for a public reader is drawn from the game as it stands (its version), its club night,
+	// its judge's name, the language and the club's name, and nothing else: drawn once, kept (a tournament game's
+	// page says how long its players may still protest, and is drawn each time).
+	key := ""
+	if p.User == nil && st.Game.StageID == 0 {
+		nv := club.ClubNight{}
+		if night != nil {
+			nv = *night
+		}
+		key = fmt.Sprintf("game\x00%d\x00%d\x00%s\x00%s\x00%s\x00%q\x00%q\x00%d,%d,%q,%q,%d", st.Game.ID, st.Game.Version, st.Game.Status,
+			p.Lang, view, p.SiteName, judge, nv.ID, nv.StartsAt.UnixMilli(), nv.Place, nv.Note, nv.Cancelled.UnixMilli())
+		if _, body, ok := s.bodies.get(key); ok {
+			s.render(w, view, recordView{Page: p, Body: body})
+			return
+		}
+	}
 	g := st.Play
 	res := g.Result()
-	v := recordView{Page: p, Game: st.Game, RulesName: p.RulesTitle(g.Rules()), Winner: p.T("winner." + g.Winner().String())}
-	if st.Game.NightID != 0 {
-		v.Night, _ = s.svc.Nights.Night(r.Context(), st.Game.NightID)
-	}
+	v := recordView{Page: p, Game: st.Game, RulesName: p.RulesTitle(g.Rules()), Winner: p.T("winner." + g.Winner().String()), Night: night, Judge: judge}
 	nomBy := map[int]string{}
 	for _, d := range res.Days {
 		pd := protoDay{Day: d.Day, Voting: p.T("voting." + d.Voting.String())}
@@ -185,10 +215,6 @@ func (s *Server) recordPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v.Number = "#" + strconv.FormatInt(st.Game.ID, 10)
-	if v.Judge, err = s.svc.Games.JudgeName(r.Context(), p.User, st.Game); err != nil {
-		s.fail(w, r, err)
-		return
-	}
 	if info != nil {
 		v.Tournament, v.Stage, v.Protests, v.IsChief = info.Tournament, info.Stage, info.Protests, info.IsChief
 		v.Number = strconv.Itoa(info.Number)
@@ -197,11 +223,16 @@ func (s *Server) recordPage(w http.ResponseWriter, r *http.Request) {
 			v.ProtestLeft = fmt.Sprintf("%d:%02d", int(left.Minutes()), int(left.Seconds())%60)
 		}
 	}
-	if r.URL.Query().Get("view") == "protocol" {
-		s.render(w, "protocol", v)
-		return
+	if key != "" {
+		var buf bytes.Buffer
+		if err := s.pages[view].ExecuteTemplate(&buf, view+"_body", v); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		v.Body = template.HTML(buf.String())
+		s.bodies.put(key, p.Title, v.Body)
 	}
-	s.render(w, "record", v)
+	s.render(w, view, v)
 }
 
 func (s *Server) recordDownload(w http.ResponseWriter, r *http.Request) {

@@ -1,8 +1,10 @@
 package web
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"html/template"
 	"mafiaclub/internal/club"
 	"net/http"
 	"net/url"
@@ -33,6 +35,8 @@ type playerView struct {
 	GamesPage, GamesPages int
 	GamesTotal            int
 	GamesPrev, GamesNext  string
+	// Body is everything below the menu, drawn from the rest (and kept for the readers of the same version).
+	Body template.HTML
 }
 
 // playerGamesPage is how many of a player's games his page lists at a time: drawing all of a player's 1,000 games
@@ -58,10 +62,26 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := s.page(r)
-	if s.notModified(w, r, p.Lang) {
+	done, version := s.ratingFresh(w, r, p.Lang)
+	if done {
 		return
 	}
-	pl, res, ps, err := s.svc.Records.PlayerPage(r.Context(), id, r.URL.Query().Get("rules"))
+	// Everything below the menu is the same for every reader of one version of the ratings in one language:
+	// drawn once, kept with the rating's tables (a saved, reopened or corrected game, a changed nickname or photo
+	// raises the version). The key is the query as the page reads it: the rule set as given (an unknown one is
+	// refused before anything is kept) and the games' page as a number.
+	rules := r.URL.Query().Get("rules")
+	asked := 1
+	if n, err := strconv.Atoi(r.URL.Query().Get("page")); err == nil && n > 1 {
+		asked = n
+	}
+	key := fmt.Sprintf("player/%d/%s?%s/%d", id, p.Lang, url.QueryEscape(rules), asked)
+	if title, body, ok := s.tables.getTitled(version, key); ok {
+		p.Title = title
+		s.render(w, "player", playerView{Page: p, Body: body})
+		return
+	}
+	pl, res, ps, err := s.svc.Records.PlayerPage(r.Context(), id, rules)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -96,15 +116,12 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 	}
 	v.GamesTotal = len(v.Games)
 	v.GamesPages = max(1, (len(v.Games)+playerGamesPage-1)/playerGamesPage)
-	v.GamesPage = 1
-	if n, err := strconv.Atoi(r.URL.Query().Get("page")); err == nil && n > 1 {
-		v.GamesPage = min(n, v.GamesPages)
-	}
+	v.GamesPage = min(asked, v.GamesPages)
 	lo := (v.GamesPage - 1) * playerGamesPage
 	v.Games = v.Games[lo:min(lo+playerGamesPage, len(v.Games))]
 	pageURL := func(n int) string {
 		q := url.Values{}
-		if rules := r.URL.Query().Get("rules"); rules != "" {
+		if rules != "" {
 			q.Set("rules", rules)
 		}
 		if n > 1 {
@@ -132,6 +149,15 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 	}
 	v.Chart = pointsChart(points, dates, s.zone(), p.PointsText)
 	v.EloChart = lineChart(elo, eloDates, s.zone(), false, formatElo)
+	var buf bytes.Buffer
+	if err := s.pages["player"].ExecuteTemplate(&buf, "player_body", v); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	v.Body = template.HTML(buf.String())
+	if version >= 0 && v.GamesPage == asked { // a page past the last one is drawn as the last: not kept twice
+		s.tables.putTitled(version, key, p.Title, v.Body)
+	}
 	s.render(w, "player", v)
 }
 

@@ -268,9 +268,10 @@ func ratingTitle(p Page, q club.RatingQuery) string {
 	return p.T("rating.title")
 }
 
-// tableCache keeps drawn rating tables of one version of the rating, by language and query; a newer version
-// empties it. At most 256 tables (a table of 100 lines is about 40 KB: 10 MB at most); when full, the table asked
-// for least recently makes room for the next, so that a flood of new queries does not push out the tables readers
+// tableCache keeps drawn rating tables of one version of the rating, by language and query, and the drawn
+// bodies of players' pages (a player's page is built from the ratings too: one version of them gives one page);
+// a newer version empties it. At most 256 parts (a table of 100 lines is about 40 KB, a player's page about the
+// same: 10 MB at most); when full, the part asked for least recently makes room for the next, so that a flood of new queries does not push out the tables readers
 // keep asking for.
 type tableCache struct {
 	mu      sync.Mutex
@@ -280,24 +281,37 @@ type tableCache struct {
 }
 
 type cachedTable struct {
-	key string
-	t   template.HTML
+	key   string
+	t     template.HTML
+	title string // the page's title, for a part drawn with it (a player's page)
 }
 
 const maxTables = 256
 
 func (c *tableCache) get(version int64, key string) (template.HTML, bool) {
+	_, t, ok := c.getTitled(version, key)
+	return t, ok
+}
+
+func (c *tableCache) put(version int64, key string, t template.HTML) {
+	c.putTitled(version, key, "", t)
+}
+
+// getTitled is get for a part kept with its page's title.
+func (c *tableCache) getTitled(version int64, key string) (string, template.HTML, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.m[key]
 	if c.version != version || !ok {
-		return "", false
+		return "", "", false
 	}
 	c.order.MoveToFront(e)
-	return e.Value.(*cachedTable).t, true
+	ct := e.Value.(*cachedTable)
+	return ct.title, ct.t, true
 }
 
-func (c *tableCache) put(version int64, key string, t template.HTML) {
+// putTitled is put for a part kept with its page's title.
+func (c *tableCache) putTitled(version int64, key, title string, t template.HTML) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch {
@@ -308,14 +322,15 @@ func (c *tableCache) put(version int64, key string, t template.HTML) {
 		c.order.Init()
 	}
 	if e, ok := c.m[key]; ok {
-		e.Value.(*cachedTable).t = t
+		ct := e.Value.(*cachedTable)
+		ct.t, ct.title = t, title
 		c.order.MoveToFront(e)
 		return
 	}
 	if len(c.m) >= maxTables {
 		delete(c.m, c.order.Remove(c.order.Back()).(*cachedTable).key)
 	}
-	c.m[key] = c.order.PushFront(&cachedTable{key, t})
+	c.m[key] = c.order.PushFront(&cachedTable{key, t, title})
 }
 
 // formatElo writes an Elo kept in hundredths as a whole number.

@@ -84,6 +84,8 @@ type Server struct {
 	engine       atomic.Pointer[wasmengine.Module]
 	files        hostFiles  // the browser's catalogues and service worker as served
 	tables       tableCache // drawn rating tables of the rating's current version
+	tourLines    tourCache  // drawn tournament standings, by what they are drawn from
+	bodies       bodyCache  // pages drawn for public readers, by what they are drawn from
 	metrics      *metrics
 	disk         diskWatch // the data folder's free space, for the admins' warning (storage.go)
 	feeds        *feeds

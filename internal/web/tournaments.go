@@ -1,11 +1,15 @@
 package web
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"fmt"
+	"html/template"
 	"net/http"
 
 	"strconv"
 	"strings"
+	"sync"
 
 	"mafiaclub/internal/club"
 	"mafiaclub/internal/seating"
@@ -103,6 +107,8 @@ type tournamentView struct {
 	Report       []lineView // what became of each line of a pasted list
 	TableSizes   []int      // the table sizes the rule set allows
 	Seated       map[int64]bool
+	// Body is the whole page below the menu, when it was drawn before (a public reader's page: bodyCache).
+	Body template.HTML
 }
 
 // lineView is one line of a pasted list's report.
@@ -160,13 +166,27 @@ func (s *Server) renderTournamentWith(w http.ResponseWriter, r *http.Request, co
 		return
 	}
 	ctx := r.Context()
+	p := s.page(r)
+	// A public reader's page (no account, no form answered) is the same for everyone who reads the same
+	// tournament as it stands (its stamp: one read of every row its overview is made of) in the same language:
+	// drawn once, kept. The stamp is read before the overview, so that a kept page is never older than its key.
+	public := ""
+	if p.User == nil && errText == "" && report == nil && code == http.StatusOK {
+		if stamp, err := s.svc.Tournaments.Stamp(ctx, id); err == nil {
+			public = "tournament\x00" + p.Lang + "\x00" + stamp
+			if title, body, ok := s.bodies.get(public); ok {
+				p.Title = title
+				s.render(w, "tournament", tournamentView{Page: p, Body: body})
+				return
+			}
+		}
+	}
 	o, err := s.svc.Tournaments.Overview(ctx, id)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	t := o.Tournament
-	p := s.page(r)
 	p.Title = t.Name
 	v := tournamentView{Page: p, Tour: t, Error: errText, IsChief: p.User != nil && p.User.ID == t.ChiefJudge, Seated: map[int64]bool{}}
 	for _, l := range report {
@@ -232,26 +252,33 @@ func (s *Server) renderTournamentWith(w http.ResponseWriter, r *http.Request, co
 		if so.Quality != nil {
 			sv.Quality, sv.Unequal = qualityLines(p, st, *so.Quality)
 		}
-		lines, parts, err := s.svc.Tournaments.Standings(ctx, id, st.Name)
-		if err != nil {
-			s.fail(w, r, err)
-			return
-		}
-		sv.Lines = s.standingLines(p, lines, parts)
 		v.Stages = append(v.Stages, sv)
 	}
-	lines, partsMap, err := s.svc.Tournaments.Standings(ctx, id, "")
+	std, err := s.tournamentStandings(r, p, o)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	v.Overall = s.standingLines(p, lines, partsMap)
+	for i := range v.Stages {
+		v.Stages[i].Lines = std.stages[i]
+	}
+	v.Overall = std.overall
 	if p.IsAdmin() {
 		if v.Hosts, err = s.svc.Accounts.Hosts(ctx, p.User); err != nil {
 			s.fail(w, r, err)
 			return
 		}
 	}
+	if public != "" {
+		var buf bytes.Buffer
+		if err := s.pages["tournament"].ExecuteTemplate(&buf, "tournament_body", v); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		v.Body = template.HTML(buf.String())
+		s.bodies.put(public, p.Title, v.Body)
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8") // before the status: the page is compressed by its type
 	w.WriteHeader(code)
 	s.render(w, "tournament", v)
 }
@@ -444,4 +471,104 @@ func (s *Server) backToRecord(w http.ResponseWriter, r *http.Request, id int64, 
 		return
 	}
 	http.Redirect(w, r, fmt.Sprintf("/history/%d", id), http.StatusSeeOther)
+}
+
+// drawnStandings are a tournament's standings as its page shows them: each stage's, in the overview's order, and
+// the whole tournament's.
+type drawnStandings struct {
+	stages  [][]standingLine
+	overall []standingLine
+}
+
+// tourCache keeps drawn standings by what they are made of (standingsKey): every stage's standings replay
+// each saved game of the tournament, a few milliseconds a page, the same for every reader until one of those
+// games, the seating, the participants or the lot changes. At most maxStandings are kept; when full, all go.
+type tourCache struct {
+	mu sync.Mutex
+	m  map[string]*drawnStandings
+}
+
+// bodyCache keeps pages drawn for public readers (everything below the menu), each by a key that names all it
+// was drawn from: a tournament's page, a club game's. At most maxBodies (a page is 5-40 KB: 10 MB at most); when
+// full, all go.
+type bodyCache struct {
+	mu sync.Mutex
+	m  map[string]keptBody
+}
+
+type keptBody struct {
+	title string
+	body  template.HTML
+}
+
+const maxBodies = 256
+
+// get returns a kept page's title and body.
+func (c *bodyCache) get(key string) (string, template.HTML, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, ok := c.m[key]
+	return b.title, b.body, ok
+}
+
+func (c *bodyCache) put(key, title string, body template.HTML) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxBodies {
+		c.m = map[string]keptBody{}
+	}
+	c.m[key] = keptBody{title, body}
+}
+
+const maxStandings = 64
+
+// tournamentStandings gives the page's standings, drawn once for what they are made of in the page's language.
+func (s *Server) tournamentStandings(r *http.Request, p Page, o *club.Overview) (*drawnStandings, error) {
+	key := standingsKey(p.Lang, o)
+	s.tourLines.mu.Lock()
+	d := s.tourLines.m[key]
+	s.tourLines.mu.Unlock()
+	if d != nil {
+		return d, nil
+	}
+	d = &drawnStandings{}
+	id := o.Tournament.ID
+	for _, so := range o.Stages {
+		lines, parts, err := s.svc.Tournaments.Standings(r.Context(), id, so.Name)
+		if err != nil {
+			return nil, err
+		}
+		d.stages = append(d.stages, s.standingLines(p, lines, parts))
+	}
+	lines, parts, err := s.svc.Tournaments.Standings(r.Context(), id, "")
+	if err != nil {
+		return nil, err
+	}
+	d.overall = s.standingLines(p, lines, parts)
+	s.tourLines.mu.Lock()
+	if s.tourLines.m == nil || len(s.tourLines.m) >= maxStandings {
+		s.tourLines.m = map[string]*drawnStandings{}
+	}
+	s.tourLines.m[key] = d
+	s.tourLines.mu.Unlock()
+	return d, nil
+}
+
+// standingsKey names everything a tournament's standings are drawn from: the language, the lot's seed, the
+// participants (their names, approvals, substitutes), each stage's name and seating, and each of its games with
+// its version and status (a saved, reopened or corrected game, a judge's extra points, each raise the version).
+func standingsKey(lang string, o *club.Overview) string {
+	h := sha256.New()
+	t := o.Tournament
+	fmt.Fprintf(h, "%s\x00%d\x00%d\x00", lang, t.ID, t.LotSeed)
+	for _, pt := range o.Participants {
+		fmt.Fprintf(h, "p%d,%d,%q,%t,%d,%t\x00", pt.ID, pt.PlayerID, pt.Name, pt.Approved, pt.Replaces, pt.Left)
+	}
+	for _, so := range o.Stages {
+		fmt.Fprintf(h, "s%d,%q,%v,%v\x00", so.ID, so.Name, so.Schedule, so.SitOut)
+		for _, g := range so.Games {
+			fmt.Fprintf(h, "g%d,%d,%s,%d,%d\x00", g.ID, g.Version, g.Status, g.Round, g.TableNo)
+		}
+	}
+	return string(h.Sum(nil))
 }
