@@ -47,23 +47,9 @@ func History(ctx context.Context, store club.Store, o HistoryOptions) (*Report, 
 	if o.Games < historyTournamentGames || o.Players < len(club.DemoNicks()) {
 		return nil, fmt.Errorf("demo history: at least %d games and %d players", historyTournamentGames, len(club.DemoNicks()))
 	}
-	if _, err := club.SeedDemo(ctx, store); err != nil {
-		return nil, err
-	}
-	if o.Zone == nil {
-		o.Zone = time.UTC
-	}
-	if o.Now.IsZero() {
-		o.Now = time.Now()
-	}
-	if o.Workers <= 0 {
-		o.Workers = 16
-	}
-	b := &builder{ctx: ctx, store: store, zone: o.Zone, now: o.Now.In(o.Zone), workers: o.Workers,
-		rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0x686973746f727921))}
-	b.clock = club.NewClock(o.Zone, func() time.Time { return b.at })
-	b.svc = club.NewServices(store, b.clock)
-	if err := b.accounts(); err != nil {
+	so := Options{Seed: o.Seed, Now: o.Now, Zone: o.Zone, Workers: o.Workers}
+	b, err := newBuilder(ctx, store, &so, 0x686973746f727921)
+	if err != nil {
 		return nil, err
 	}
 	names := append([]string(nil), b.nicks...)

@@ -67,23 +67,8 @@ func Season(ctx context.Context, store club.Store, o Options) (*Report, error) {
 	if _, ok, err := store.Setting(ctx, seasonSetting); err != nil || ok {
 		return nil, err
 	}
-	if _, err := club.SeedDemo(ctx, store); err != nil {
-		return nil, err
-	}
-	if o.Zone == nil {
-		o.Zone = time.UTC
-	}
-	if o.Now.IsZero() {
-		o.Now = time.Now()
-	}
-	if o.Workers <= 0 {
-		o.Workers = 16
-	}
-	b := &builder{ctx: ctx, store: store, zone: o.Zone, now: o.Now.In(o.Zone), workers: o.Workers,
-		rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0x6d61666961636c75))}
-	b.clock = club.NewClock(o.Zone, func() time.Time { return b.at })
-	b.svc = club.NewServices(store, b.clock)
-	if err := b.accounts(); err != nil {
+	b, err := newBuilder(ctx, store, &o, 0x6d61666961636c75)
+	if err != nil {
 		return nil, err
 	}
 	b.plan()
@@ -113,6 +98,32 @@ func Season(ctx context.Context, store club.Store, o Options) (*Report, error) {
 // builder builds a season: the plan is made first, all of it from the seed (every game played in memory), as
 // steps at moments of the past; the steps then run in time order through the services, and the games' events
 // are recorded at their own moments, many games at once (each game's services have a clock of their own), and
+// newBuilder seeds the demo's accounts and players and makes the builder that plays a demo through the club's
+// services on its own clock: the options' defaults filled in, its random numbers from o.Seed and salt (one salt
+// per kind of demo, so that two kinds never play the same games).
+func newBuilder(ctx context.Context, store club.Store, o *Options, salt uint64) (*builder, error) {
+	if _, err := club.SeedDemo(ctx, store); err != nil {
+		return nil, err
+	}
+	if o.Zone == nil {
+		o.Zone = time.UTC
+	}
+	if o.Now.IsZero() {
+		o.Now = time.Now()
+	}
+	if o.Workers <= 0 {
+		o.Workers = 16
+	}
+	b := &builder{ctx: ctx, store: store, zone: o.Zone, now: o.Now.In(o.Zone), workers: o.Workers,
+		rng: rand.New(rand.NewPCG(o.Seed, o.Seed^salt))}
+	b.clock = club.NewClock(o.Zone, func() time.Time { return b.at })
+	b.svc = club.NewServices(store, b.clock)
+	if err := b.accounts(); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
 // saved in the order they began.
 type builder struct {
 	ctx     context.Context
