@@ -477,9 +477,11 @@
     var parts = [];
     if (ops.length && pendingText) { parts.push(pendingText); }
     if (offline) { parts.push(offlineText); }
-    box.textContent = parts.join(' · ');
-    box.hidden = parts.length === 0;
-    box.classList.toggle('offline', offline);
+    // only what differs is written: a change to the page makes the plan made at a finger's touch stale
+    var text = parts.join(' · ');
+    if (box.textContent !== text) { box.textContent = text; }
+    if (box.hidden !== (parts.length === 0)) { box.hidden = parts.length === 0; }
+    if (box.classList.contains('offline') !== offline) { box.classList.toggle('offline', offline); }
   }
 
   // -- drawing ahead: while the host looks at the page, the engine draws the page as it would be after each action
