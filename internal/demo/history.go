@@ -136,16 +136,7 @@ func (b *builder) historyNight(start time.Time, names []string, weight []float64
 		for tb := 0; tb < 2 && k+tb < n; tb++ {
 			p := b.historyGame(chosen[tb*10:tb*10+10], []*club.User{b.host, b.admin}[tb], at)
 			next = maxTime(next, p.end())
-			b.add(p.at, "game", func() error {
-				g, err := b.svc.Games.Start(b.ctx, p.host, club.NewGame{Rules: p.rules, Options: p.opts, Seats: p.seats, Rated: p.rated, NightID: night.ID})
-				if err != nil {
-					return err
-				}
-				b.pending = append(b.pending, &pendingGame{id: g.ID, plan: p})
-				b.report.Games++
-				b.report.ClubGames++
-				return nil
-			})
+			b.startClubGame(p, func() int64 { return night.ID })
 		}
 		at = next.Add(time.Duration(5+b.rng.IntN(8)) * time.Minute)
 	}

@@ -406,16 +406,7 @@ func (b *builder) pastNight(idx int, start time.Time, regular []float64, story n
 			p := b.clubGame(names, guest, []*club.User{b.host, b.admin}[tb], at, gamesBefore+games)
 			games++
 			next = maxTime(next, p.end())
-			b.add(p.at, "game", func() error {
-				g, err := b.svc.Games.Start(b.ctx, p.host, club.NewGame{Rules: p.rules, Options: p.opts, Seats: p.seats, Rated: p.rated, NightID: night.ID})
-				if err != nil {
-					return err
-				}
-				b.pending = append(b.pending, &pendingGame{id: g.ID, plan: p})
-				b.report.Games++
-				b.report.ClubGames++
-				return nil
-			})
+			b.startClubGame(p, func() int64 { return night.ID })
 		}
 		at = next.Add(time.Duration(5+b.rng.IntN(8)) * time.Minute)
 	}
@@ -736,4 +727,19 @@ func (b *builder) protest(pg *pendingGame) error {
 	b.at = end.Add(35 * time.Minute)
 	return b.svc.Tournaments.DecideProtest(ctx, b.admin, pg.id, p.ID, false,
 		"The table's judge and the players next to him agree that the hand was raised in time; the result stands.")
+}
+
+// startClubGame starts a club night's game as its plan says, at the plan's time (the night's id is known only once
+// the night is made, hence a function).
+func (b *builder) startClubGame(p *gamePlan, night func() int64) {
+	b.add(p.at, "game", func() error {
+		g, err := b.svc.Games.Start(b.ctx, p.host, club.NewGame{Rules: p.rules, Options: p.opts, Seats: p.seats, Rated: p.rated, NightID: night()})
+		if err != nil {
+			return err
+		}
+		b.pending = append(b.pending, &pendingGame{id: g.ID, plan: p})
+		b.report.Games++
+		b.report.ClubGames++
+		return nil
+	})
 }
