@@ -16,6 +16,7 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"os"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,9 +32,22 @@ func main() {
 	pids := flag.String("pids", "", "the servers' process ids, comma-separated, to read their memory (VmRSS)")
 	login := flag.String("login", "host", "the host's login")
 	password := flag.String("password", "demo-host", "the host's password")
+	procs := flag.Int("procs", 1, "processes the spectators are spread over (the tool starts the others itself): one process may hold only as many connections as it may open files (ulimit -n), 20,000 on some machines")
+	shard := flag.String("shard", "", "internal: GAME,FIRST,COUNT: this process is a shard started by another; it opens spectators FIRST to FIRST+COUNT-1 of the game and answers the keys it is sent")
 	flag.Parse()
 	bases := strings.Split(*servers, ",")
-	if err := run(bases, *n, *wave, splitPIDs(*pids), *login, *password); err != nil {
+	if *shard != "" {
+		if err := runShard(bases, *shard, *wave); err != nil {
+			fmt.Fprintln(os.Stderr, "liveload shard:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *procs < 1 || *procs > *n {
+		fmt.Fprintln(os.Stderr, "liveload: -procs is between 1 and -n")
+		os.Exit(2)
+	}
+	if err := run(bases, *n, *wave, *procs, splitPIDs(*pids), *login, *password); err != nil {
 		fmt.Fprintln(os.Stderr, "liveload:", err)
 		os.Exit(1)
 	}
@@ -123,7 +137,197 @@ func (s *spectator) arrival(id string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-func run(bases []string, n, wave int, pids []int, login, password string) error {
+// crowd is one process's spectators: spectators first to first+len(specs)-1 of the run, spread over the servers
+// by their number.
+type crowd struct {
+	specs             []*spectator
+	connected, failed atomic.Int64
+}
+
+// open connects the crowd's spectators to game id's stream, wave at a time.
+func (c *crowd) open(bases []string, id int64, first, count, wave int) {
+	c.specs = make([]*spectator, count)
+	for start := 0; start < count; start += wave {
+		var wg sync.WaitGroup
+		for i := start; i < min(start+wave, count); i++ {
+			sp := &spectator{}
+			c.specs[i] = sp
+			wg.Add(1)
+			go func(i int) {
+				rd, conn, err := openStream(bases[(first+i)%len(bases)], fmt.Sprintf("/live/%d/events?kind=page&lang=en", id))
+				if err != nil {
+					c.failed.Add(1)
+					sp.closed.Store(true)
+					wg.Done()
+					return
+				}
+				c.connected.Add(1)
+				wg.Done()
+				defer conn.Close()
+				for {
+					line, err := rd.ReadSlice('\n')
+					if err != nil && err != bufio.ErrBufferFull {
+						break
+					}
+					if v, ok := bytes.CutPrefix(line, []byte("id: ")); ok {
+						now := time.Now()
+						_, key, _ := bytes.Cut(bytes.TrimSpace(v), []byte(".")) // the id is the server's run, a dot, the view's key
+						sp.mu.Lock()
+						sp.ids = append(sp.ids, string(key))
+						sp.at = append(sp.at, now)
+						sp.mu.Unlock()
+					}
+				}
+				sp.closed.Store(true)
+			}(i)
+		}
+		wg.Wait()
+	}
+}
+
+// arrivals waits until every spectator of the crowd has the frame of key (or the deadline passes) and returns
+// when each had it, and how many did not (a stream that failed or closed counts as missing).
+func (c *crowd) arrivals(key string, deadline time.Time) (at []time.Time, missing int) {
+	for _, sp := range c.specs {
+		for {
+			if t, ok := sp.arrival(key); ok {
+				at = append(at, t)
+				break
+			}
+			if sp.closed.Load() || time.Now().After(deadline) {
+				missing++
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	return at, missing
+}
+
+// shards are the crowds of other processes of this tool (-procs): each, started with -shard, says "ready
+// CONNECTED FAILED" once its spectators are open, then answers each line "KEY DEADLINE" (Unix nanoseconds) of its
+// input with "MISSING T1 T2 ..." (the arrivals, Unix nanoseconds), until its input closes. The processes share
+// the machine's clock, so the arrivals are compared with the action's start as they are.
+type shards struct {
+	cmds []*exec.Cmd
+	in   []io.WriteCloser
+	out  []*bufio.Reader
+}
+
+func startShards(bases []string, id int64, n, procs, wave int) (*shards, int64, int64, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	sh := &shards{}
+	for p, first := 0, 0; p < procs; p++ {
+		count := n / procs
+		if p < n%procs {
+			count++
+		}
+		cmd := exec.Command(self, "-servers", strings.Join(bases, ","), "-wave", strconv.Itoa(wave),
+			"-shard", fmt.Sprintf("%d,%d,%d", id, first, count))
+		cmd.Stderr = os.Stderr
+		in, err := cmd.StdinPipe()
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		if err := cmd.Start(); err != nil {
+			sh.stop()
+			return nil, 0, 0, err
+		}
+		sh.cmds, sh.in, sh.out = append(sh.cmds, cmd), append(sh.in, in), append(sh.out, bufio.NewReaderSize(out, 1<<20))
+		first += count
+	}
+	var connected, failed int64
+	for _, out := range sh.out {
+		line, err := out.ReadString('\n')
+		var c, f int64
+		if _, serr := fmt.Sscanf(line, "ready %d %d", &c, &f); err != nil || serr != nil {
+			sh.stop()
+			return nil, 0, 0, fmt.Errorf("a shard did not start: %q %v", line, err)
+		}
+		connected, failed = connected+c, failed+f
+	}
+	return sh, connected, failed, nil
+}
+
+// arrivals asks every shard for the frame of key, as crowd.arrivals.
+func (sh *shards) arrivals(key string, deadline time.Time) ([]time.Time, int, error) {
+	for _, in := range sh.in {
+		if _, err := fmt.Fprintf(in, "%s %d\n", key, deadline.UnixNano()); err != nil {
+			return nil, 0, err
+		}
+	}
+	var at []time.Time
+	missing := 0
+	for _, out := range sh.out {
+		line, err := out.ReadString('\n')
+		if err != nil {
+			return nil, 0, fmt.Errorf("a shard: %v", err)
+		}
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			return nil, 0, fmt.Errorf("a shard: %q", line)
+		}
+		m, _ := strconv.Atoi(f[0])
+		missing += m
+		for _, v := range f[1:] {
+			ns, _ := strconv.ParseInt(v, 10, 64)
+			at = append(at, time.Unix(0, ns))
+		}
+	}
+	return at, missing, nil
+}
+
+func (sh *shards) stop() {
+	for _, in := range sh.in {
+		in.Close()
+	}
+	for _, c := range sh.cmds {
+		c.Wait()
+	}
+}
+
+// runShard is a process of -procs: it opens its spectators, then answers the keys it is sent (see shards).
+func runShard(bases []string, spec string, wave int) error {
+	var id int64
+	var first, count int
+	if _, err := fmt.Sscanf(spec, "%d,%d,%d", &id, &first, &count); err != nil {
+		return fmt.Errorf("-shard %q: %v", spec, err)
+	}
+	c := &crowd{}
+	c.open(bases, id, first, count, wave)
+	w := bufio.NewWriterSize(os.Stdout, 1<<20)
+	fmt.Fprintf(w, "ready %d %d\n", c.connected.Load(), c.failed.Load())
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	in := bufio.NewScanner(os.Stdin)
+	for in.Scan() {
+		var key string
+		var deadline int64
+		if _, err := fmt.Sscanf(in.Text(), "%s %d", &key, &deadline); err != nil {
+			return fmt.Errorf("%q: %v", in.Text(), err)
+		}
+		at, missing := c.arrivals(key, time.Unix(0, deadline))
+		fmt.Fprint(w, missing)
+		for _, t := range at {
+			fmt.Fprintf(w, " %d", t.UnixNano())
+		}
+		fmt.Fprintln(w)
+		if err := w.Flush(); err != nil {
+			return err
+		}
+	}
+	return in.Err()
+}
+
+func run(bases []string, n, wave, procs int, pids []int, login, password string) error {
 	jar, _ := cookiejar.New(nil)
 	h := &host{base: bases[0], hc: &http.Client{Jar: jar, Timeout: 30 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
@@ -157,50 +361,31 @@ func run(bases []string, n, wave int, pids []int, login, password string) error 
 	}
 
 	before := totalRSS(pids)
-	specs := make([]*spectator, n)
-	var connected, failed atomic.Int64
 	began := time.Now()
-	for start := 0; start < n; start += wave {
-		var wg sync.WaitGroup
-		for i := start; i < min(start+wave, n); i++ {
-			sp := &spectator{}
-			specs[i] = sp
-			wg.Add(1)
-			go func(i int) {
-				rd, conn, err := openStream(bases[i%len(bases)], fmt.Sprintf("/live/%d/events?kind=page&lang=en", id))
-				if err != nil {
-					failed.Add(1)
-					wg.Done()
-					return
-				}
-				connected.Add(1)
-				wg.Done()
-				defer conn.Close()
-				for {
-					line, err := rd.ReadSlice('\n')
-					if err != nil && err != bufio.ErrBufferFull {
-						break
-					}
-					if v, ok := bytes.CutPrefix(line, []byte("id: ")); ok {
-						now := time.Now()
-						_, key, _ := bytes.Cut(bytes.TrimSpace(v), []byte(".")) // the id is the server's run, a dot, the view's key
-						sp.mu.Lock()
-						sp.ids = append(sp.ids, string(key))
-						sp.at = append(sp.at, now)
-						sp.mu.Unlock()
-					}
-				}
-				sp.closed.Store(true)
-			}(i)
+	var arrivals func(key string, deadline time.Time) ([]time.Time, int, error)
+	var connected, failed int64
+	if procs == 1 {
+		c := &crowd{}
+		c.open(bases, id, 0, n, wave)
+		connected, failed = c.connected.Load(), c.failed.Load()
+		arrivals = func(key string, deadline time.Time) ([]time.Time, int, error) {
+			at, missing := c.arrivals(key, deadline)
+			return at, missing, nil
 		}
-		wg.Wait()
+	} else {
+		sh, c, f, err := startShards(bases, id, n, procs, wave)
+		if err != nil {
+			return err
+		}
+		defer sh.stop()
+		connected, failed, arrivals = c, f, sh.arrivals
 	}
 	time.Sleep(2 * time.Second) // let the first frames settle before measuring memory
 	after := totalRSS(pids)
-	fmt.Printf("spectators: %d connected, %d failed, in %v over %d server(s)\n", connected.Load(), failed.Load(), time.Since(began).Round(time.Millisecond), len(bases))
+	fmt.Printf("spectators: %d connected, %d failed, in %v over %d server(s), read by %d process(es)\n", connected, failed, time.Since(began).Round(time.Millisecond), len(bases), procs)
 	if len(pids) > 0 {
 		fmt.Printf("servers' memory (RSS): %.1f MiB before, %.1f MiB with the spectators: %.1f KiB per spectator\n",
-			float64(before)/(1<<20), float64(after)/(1<<20), float64(after-before)/1024/float64(max(connected.Load(), 1)))
+			float64(before)/(1<<20), float64(after)/(1<<20), float64(after-before)/1024/float64(max(connected, 1)))
 	}
 
 	// the host's actions: day 1's speeches and a nomination each, one after another once every spectator has it
@@ -223,23 +408,14 @@ func run(bases []string, n, wave int, pids []int, login, password string) error 
 		if err != nil {
 			return err
 		}
-		deadline := time.Now().Add(10 * time.Second)
-		var got []time.Duration
-		for _, sp := range specs {
-			if sp == nil {
-				continue
-			}
-			for {
-				if at, ok := sp.arrival(key); ok {
-					got = append(got, at.Sub(t0))
-					break
-				}
-				if sp.closed.Load() || time.Now().After(deadline) {
-					missing++
-					break
-				}
-				time.Sleep(time.Millisecond)
-			}
+		at, miss, err := arrivals(key, time.Now().Add(10*time.Second))
+		if err != nil {
+			return err
+		}
+		missing += miss
+		got := make([]time.Duration, len(at))
+		for i, t := range at {
+			got[i] = t.Sub(t0)
 		}
 		slices.Sort(got)
 		fmt.Printf("%-28s answered in %6.1f ms; %d frames: p50 %6.1f ms, p99 %6.1f ms, max %6.1f ms\n", strings.Join(a[1:], " "),
