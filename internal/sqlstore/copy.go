@@ -10,7 +10,8 @@ import (
 )
 
 // Copy copies every row of every table of from (accounts, members, games with their events, club nights,
-// registrations, tournaments, logs: whatever the schema has) into to, in one transaction on the target, tables in
+// registrations, tournaments, logs: whatever the schema has, but the installation's registry of its other clubs,
+// which stays with its installation) into to, in one transaction on the target, tables in
 // the order of their foreign keys, ids kept. Both are at this program's schema (Open migrates them). A target
 // that is not empty is refused and nothing is written. progress, when not nil, is told each table's rows as it
 // goes.
@@ -118,7 +119,7 @@ func (db *DB) tables(ctx context.Context) ([]string, error) {
 	switch db.dialect {
 	case "sqlite":
 		var err error
-		names, err = queryStrings(ctx, db.r.handle(), `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations'`)
+		names, err = queryStrings(ctx, db.r.handle(), `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations' AND name != 'platform_clubs'`)
 		if err != nil {
 			return nil, err
 		}
@@ -130,7 +131,7 @@ func (db *DB) tables(ctx context.Context) ([]string, error) {
 	default:
 		var err error
 		names, err = queryStrings(ctx, db.r.handle(), `SELECT table_name FROM information_schema.tables
-			WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name != 'schema_migrations'`)
+			WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name != 'schema_migrations' AND table_name != 'platform_clubs'`)
 		if err != nil {
 			return nil, err
 		}

@@ -272,11 +272,16 @@ func (s *Server) CloseStreams() { s.closeStreams.Do(func() { close(s.streams) })
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	s.routes(mux)
+	return s.chain(s.routed(mux))
+}
+
+// chain wraps a handler in the site's middleware (Handler).
+func (s *Server) chain(h http.Handler) http.Handler {
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, club.Errorf(club.Forbidden, "this form was sent from another site, so it was refused; open the page here and send it again"))
 	}))
-	return s.observe(s.recoverer(compress(securityHeaders(limitBodies(cop.Handler(s.session(s.routed(mux))))))))
+	return s.observe(s.recoverer(compress(securityHeaders(limitBodies(cop.Handler(s.session(h)))))))
 }
 
 // limitBodies bounds every request body, so that nobody can make the server read or spool an endless upload:
