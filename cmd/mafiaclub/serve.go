@@ -21,8 +21,8 @@ import (
 
 	"mafiaclub/internal/club"
 	"mafiaclub/internal/demo"
-	"mafiaclub/internal/live"
 	"mafiaclub/internal/notify"
+	"mafiaclub/internal/platform"
 	"mafiaclub/internal/sqlstore"
 	"mafiaclub/internal/wasmengine"
 	"mafiaclub/internal/web"
@@ -218,44 +218,38 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	if !isPostgresURL(c.db) {
 		svc.Backups = club.NewBackups(db, clock, filepath.Join(c.data, "backups"))
 	}
-	site, err := web.New(svc)
+	site, err := newSite(svc, c, trusted, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
 		return 1
 	}
-	site.Log = log
 	if !isPostgresURL(c.db) { // admins are warned while the database's disk runs low (PostgreSQL's is its server's)
 		site.WatchDisk(ctx, filepath.Dir(sqlitePath(c)))
 	}
-	site.Cookies = web.CookieSecurity(c.cookies)
-	site.MetricsToken = c.metricsToken
-	site.MaxStreams, site.MaxStreamsPerAddress = c.maxStreams, c.maxStreamsPerAddress
-	site.TrustedProxies = trusted
 	log.Info("mafiaclub "+version, "go", runtime.Version(), "engine_embedded", wasmengine.Embedded())
+	stopClub, err := startClub(ctx, site, c, c.db, "", log)
+	if err != nil {
+		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
+		return 2
+	}
+	defer stopClub()
+	// the installation's other clubs (issue 29), each over its own store with its own site: served at /c/SLUG/
+	// or at a host name of its own; the registry is read again every few seconds, so that a club added by
+	// `mafiaclub club add` or on another server is served without a restart
+	plat := &platform.Platform{Own: db, OwnDSN: ownDSN(c)}
+	router := web.NewPlatform(site)
+	clubs := &clubSites{plat: plat, router: router, own: site, c: c, zone: zone, trusted: trusted, log: log, open: map[string]*clubSite{}}
+	if err := clubs.refresh(ctx); err != nil {
+		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
+		return 1
+	}
+	defer clubs.stop()
+	go clubs.watch(ctx, 5*time.Second)
+	site.Platform = clubs
 	if c.engine != "off" {
-		go startEngine(ctx, site, log)
+		go startEngine(ctx, clubs.setEngine, log)
 	} else {
 		log.Info("the host page's engine is off (-engine off): host pages work by plain form posts")
-	}
-	stopNotices, err := startNotices(site, c.smtp, log)
-	if err != nil {
-		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
-		return 2
-	}
-	defer stopNotices()
-	stopTelegram, err := startTelegram(site, c, log)
-	if err != nil {
-		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
-		return 2
-	}
-	defer stopTelegram()
-	if isPostgresURL(c.db) {
-		// several servers may serve one PostgreSQL database: each change reaches the others' pages (spectators,
-		// the host's other devices) through LISTEN/NOTIFY
-		if _, err := live.StartPG(ctx, c.db, site.Live, log); err != nil {
-			fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
-			return 1
-		}
 	}
 	if demoOn && c.demoPace > 0 {
 		defer startDemoLive(ctx, db, svc, site.Live, c.demoPace, log)() // stopped before the database closes
@@ -265,9 +259,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
 		return 1
 	}
-	srv := &http.Server{Handler: site.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+	srv := &http.Server{Handler: router, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second}
-	srv.RegisterOnShutdown(site.CloseStreams) // live streams never end by themselves
+	srv.RegisterOnShutdown(clubs.closeStreams) // live streams never end by themselves
 	scheme := "http"
 	if c.tlsCert != "" {
 		scheme = "https"
@@ -297,7 +291,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		log.Error("shutdown", "err", err)
 		return 1
 	}
-	if err := site.WaitStreams(sctx); err != nil {
+	if err := clubs.waitStreams(sctx); err != nil {
 		log.Error("shutdown: live streams still open", "err", err)
 		return 1
 	}
@@ -374,17 +368,17 @@ const engineMissing = "NO ENGINE FOR THE HOST PAGE: this binary does not carry i
 // startEngine gives the host pages their engine in the browser. From a checkout it is built with the Go toolchain
 // (a minute the first time, a second or two once Go's build cache has it); pages drawn before it is ready work by
 // plain form posts.
-func startEngine(ctx context.Context, site *web.Server, log *slog.Logger) {
+func startEngine(ctx context.Context, set func(m *wasmengine.Module, missing bool), log *slog.Logger) {
 	t := time.Now()
 	m, err := wasmengine.Find(ctx)
 	if err != nil {
 		if ctx.Err() == nil {
-			site.SetEngineMissing(true) // the admins' pages say it too
+			set(nil, true) // the admins' pages say it too
 			log.Warn(engineMissing, "err", err)
 		}
 		return
 	}
-	site.SetEngine(m)
+	set(m, false)
 	log.Info("the host page's engine is ready", "size", len(m.WASM), "gzip", len(m.WASMGzip), "brotli", len(m.WASMBrotli), "took", time.Since(t).Round(time.Millisecond))
 	if m.WASMBrotli == nil {
 		// a checkout's engine: served in gzip until its brotli is made (half a minute of one core, once per
@@ -392,7 +386,7 @@ func startEngine(ctx context.Context, site *web.Server, log *slog.Logger) {
 		t = time.Now()
 		m = m.WithBrotli()
 		if ctx.Err() == nil {
-			site.SetEngine(m)
+			set(m, false)
 			log.Info("the host page's engine is compressed in brotli", "brotli", len(m.WASMBrotli), "took", time.Since(t).Round(time.Millisecond))
 		}
 	}

@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
@@ -12,14 +13,27 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// Channel is the PostgreSQL notification channel of the club's live updates.
+// Channel is the PostgreSQL notification channel of the live updates of an installation's own club.
 const Channel = "mafiaclub_live"
+
+// ChannelOf is the notification channel of the live updates of the club whose store is the PostgreSQL schema
+// schema (issue 29): Channel for "" (the installation's own club), else one of the club's own, so that a club's
+// servers hear only their club's changes (game ids are per club: game 7 of one club is not game 7 of another).
+// A channel's name is an identifier of at most 63 bytes: the schema's name is hashed into it.
+func ChannelOf(schema string) string {
+	if schema == "" {
+		return Channel
+	}
+	sum := sha256.Sum256([]byte(schema))
+	return Channel + "_" + hex.EncodeToString(sum[:12])
+}
 
 // PG is the hub's transport across servers on one PostgreSQL database: a change published here is sent with
 // NOTIFY, and every server LISTENs and delivers the others' changes to its own subscribers. No broker of our
 // own: PostgreSQL's notifications are delivered to every listening session after the sender's commit.
 type PG struct {
 	url      string
+	channel  string
 	hub      *Hub
 	log      *slog.Logger
 	instance string // this server's mark: its own notifications come back to it and are skipped
@@ -33,9 +47,14 @@ type PG struct {
 // hub's transport. It returns once it listens (or with the error of the first connection); it runs until ctx ends,
 // reconnecting after a cut (and then telling every subscriber to look again).
 func StartPG(ctx context.Context, url string, hub *Hub, log *slog.Logger) (*PG, error) {
+	return StartPGOn(ctx, url, Channel, hub, log)
+}
+
+// StartPGOn is StartPG on a channel of its own (ChannelOf): a club's.
+func StartPGOn(ctx context.Context, url, channel string, hub *Hub, log *slog.Logger) (*PG, error) {
 	var b [6]byte
 	rand.Read(b[:])
-	p := &PG{url: url, hub: hub, log: log, instance: hex.EncodeToString(b[:]), pending: map[int64]int64{}, wake: make(chan struct{}, 1)}
+	p := &PG{url: url, channel: channel, hub: hub, log: log, instance: hex.EncodeToString(b[:]), pending: map[int64]int64{}, wake: make(chan struct{}, 1)}
 	conn, err := p.listen(ctx)
 	if err != nil {
 		return nil, err
@@ -51,7 +70,7 @@ func (p *PG) listen(ctx context.Context) (*pgx.Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("live updates: %w", err)
 	}
-	if _, err := conn.Exec(ctx, "LISTEN "+Channel); err != nil {
+	if _, err := conn.Exec(ctx, "LISTEN "+p.channel); err != nil {
 		conn.Close(context.Background())
 		return nil, fmt.Errorf("live updates: LISTEN: %w", err)
 	}
@@ -126,7 +145,7 @@ func (p *PG) sendLoop(ctx context.Context) {
 					conn, err = pgx.Connect(ctx, p.url)
 				}
 				if err == nil {
-					_, err = conn.Exec(ctx, "SELECT pg_notify($1, $2)", Channel, fmt.Sprintf("%s %d %d", p.instance, id, version))
+					_, err = conn.Exec(ctx, "SELECT pg_notify($1, $2)", p.channel, fmt.Sprintf("%s %d %d", p.instance, id, version))
 					if err == nil {
 						break
 					}

@@ -81,6 +81,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /admin/club", s.require(club.RoleAdmin, s.clubForm)) // the club's identity (issue 25)
 	mux.HandleFunc("POST /admin/club", s.require(club.RoleAdmin, s.saveClub))
 	mux.HandleFunc("GET /club/logo", s.clubLogo) // public, cached, with its ETag
+	// the installation's clubs (issue 29): its own site's admins are the platform's
+	mux.HandleFunc("GET /admin/clubs", s.require(club.RoleAdmin, s.clubsPage))
+	mux.HandleFunc("POST /admin/clubs", s.require(club.RoleAdmin, s.addClub))
 
 	// tournaments: public pages; the organiser (admin), the chief judge and the table judges act
 	mux.HandleFunc("GET /tournaments", s.tournamentsPage)

@@ -43,10 +43,17 @@ const (
 
 // Server is the site. It calls the club's services only; it never sees the store.
 type Server struct {
-	svc     *club.Services
-	Catalog Catalog
-	Cookies CookieSecurity
-	Log     *slog.Logger
+	svc *club.Services
+	// Base is the club's path prefix on a platform of many clubs: "" for the installation's own club (or a club
+	// at a host name of its own), "/c/SLUG" for a club served under it (Platform). Every address the site makes
+	// carries it.
+	Base string
+	// Platform is the installation's clubs for its platform admins (the own site's admins): /admin/clubs. Nil on a
+	// club's site and on an installation of one club that has none of it wired.
+	Platform PlatformAdmin
+	Catalog  Catalog
+	Cookies  CookieSecurity
+	Log      *slog.Logger
 	// Live tells open pages that a game changed: the host's other devices and the spectators' streams, on this
 	// server and (with its transport) on the club's other servers.
 	Live *live.Hub
