@@ -1,0 +1,190 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"mafiaclub/internal/club"
+	"mafiaclub/internal/platform"
+	"mafiaclub/internal/sqlstore"
+	"mafiaclub/internal/storetest"
+	"mafiaclub/internal/web"
+)
+
+// twoClubs is an installation of two clubs (issue 29): its own club "a" at the root, and club "club-b" at /c/club-b/, each a
+// site over a store of its own, behind one web.Platform; both stores hold the demo club (the same logins and
+// passwords in each: one club's account is still nobody in the other).
+type twoClubs struct {
+	a, b *harness // a.srv and b.srv are the same server, the platform's; b's paths carry /c/club-b
+}
+
+func newTwoClubs(t *testing.T, ownDSN string) *twoClubs {
+	t.Helper()
+	ctx := context.Background()
+	own, err := sqlstore.Open(ctx, ownDSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { own.Close() })
+	if _, err := club.SeedDemo(ctx, own); err != nil {
+		t.Fatal(err)
+	}
+	plat := &platform.Platform{Own: own, OwnDSN: ownDSN}
+	bdb, err := plat.Create(ctx, club.Tenant{Slug: "club-b", Name: "Club B"}, func(ctx context.Context, db *sqlstore.DB) error {
+		_, err := club.SeedDemo(ctx, db)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		bdb.Close()
+		if err := plat.Remove(context.Background(), "club-b"); err != nil {
+			t.Errorf("remove club club-b: %v", err)
+		}
+	})
+	zone, _ := time.LoadLocation("America/Edmonton")
+	newSite := func(db *sqlstore.DB) *web.Server {
+		site, err := web.New(club.NewServices(db, club.NewClock(zone, nil)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		site.Cookies = web.CookieSecureNever
+		site.Log = slog.New(slog.NewTextHandler(testLog{t}, nil))
+		return site
+	}
+	asite, bsite := newSite(own), newSite(bdb)
+	bsite.Base = web.Prefix("club-b")
+	p := web.NewPlatform(asite)
+	p.Add(club.Tenant{Slug: "club-b", Name: "Club B"}, http.StripPrefix(bsite.Base, bsite.Handler()))
+	srv := httptest.NewServer(p)
+	t.Cleanup(func() { asite.CloseStreams(); bsite.CloseStreams(); srv.CloseClientConnections(); srv.Close() })
+	a := &harness{t: t, srv: srv, site: asite, store: own}
+	b := &harness{t: t, srv: &httptest.Server{URL: srv.URL + "/c/club-b"}, site: bsite, store: bdb}
+	return &twoClubs{a: a, b: b}
+}
+
+// game starts a game of ten named players (prefix 1..prefix 10) on h's club as its host c, and plays the first
+// night into day 1 with a speech, so that it is live with a public view.
+func (tc *twoClubs) game(h *harness, c *http.Client, prefix string) int64 {
+	h.t.Helper()
+	f := url.Values{"form": {"1"}, "rules": {"fiim-2025-club"}, "n": {"10"}, "deal": {"hand"}}
+	for i, r := range tenRoles {
+		f.Set(fmt.Sprintf("name%d", i+1), fmt.Sprintf("%s %d", prefix, i+1))
+		f.Set(fmt.Sprintf("role%d", i+1), r)
+	}
+	resp := h.post(c, "/games", f)
+	if resp.StatusCode != http.StatusSeeOther {
+		h.t.Fatalf("new game: %d %s", resp.StatusCode, errorOf(resp.Body))
+	}
+	loc := resp.Header.Get("Location")
+	id, err := strconv.ParseInt(loc[strings.LastIndex(loc, "/")+1:], 10, 64)
+	if err != nil {
+		h.t.Fatalf("new game: Location %q", loc)
+	}
+	h.mustAct(c, id, "type", "day")
+	h.mustAct(c, id, "type", "speech", "seat", "1")
+	return id
+}
+
+func TestTwoClubsSeeNothingOfEachOther(t *testing.T) {
+	t.Run("SQLite", func(t *testing.T) {
+		twoClubsApart(t, newTwoClubs(t, filepath.Join(t.TempDir(), "mafiaclub.db")))
+	})
+	t.Run("PostgreSQL", func(t *testing.T) { twoClubsApart(t, newTwoClubs(t, storetest.FreshPostgres(t))) })
+}
+
+func twoClubsApart(t *testing.T, tc *twoClubs) {
+	a, b := tc.a, tc.b
+	// the same demo logins in both stores: each logs into its own club
+	hostA, hostB := a.login(club.DemoHostLogin, club.DemoHostPassword), b.login(club.DemoHostLogin, club.DemoHostPassword)
+	idA := tc.game(a, hostA, "Alpha")
+	idB := tc.game(b, hostB, "Bravo")
+	if idA != idB {
+		t.Logf("game ids: a %d, b %d", idA, idB)
+	}
+
+	// a host of club a is nobody in club b: b's host pages send him to b's login, and b's games are not his
+	if r := b.get(hostA, fmt.Sprintf("/games/%d", idB)); r.StatusCode != http.StatusSeeOther || !strings.Contains(r.Header.Get("Location"), "login") {
+		t.Errorf("club a's host on club b's game: %d %q; want a redirect to the login", r.StatusCode, r.Header.Get("Location"))
+	}
+	if r := b.act(hostA, idB, "type", "speech", "seat", "2"); r.StatusCode == http.StatusSeeOther {
+		t.Errorf("club a's host acted in club b's game")
+	}
+	if r := a.get(hostB, "/admin/members"); r.StatusCode != http.StatusSeeOther {
+		t.Errorf("club b's host on club a's members: %d; want a redirect to the login", r.StatusCode)
+	}
+
+	// every public page, API and stream of one club: nothing of the other's live game (its players' names)
+	pages := []string{"/", "/live", "/history", "/rating", "/nights", "/tournaments", "/stats", "/api/standings", "/api/nights",
+		"/players/search?q=a"}
+	for _, id := range []int64{idA, idB} {
+		pages = append(pages, fmt.Sprintf("/live/%d", id), fmt.Sprintf("/live/%d/screen", id), fmt.Sprintf("/live/%d/overlay", id),
+			fmt.Sprintf("/api/live/%d", id), fmt.Sprintf("/api/games/%d", id), fmt.Sprintf("/history/%d", id), fmt.Sprintf("/games/%d", id),
+			fmt.Sprintf("/games/%d/state.json", id), fmt.Sprintf("/games/%d/record.json", id))
+	}
+	for _, side := range []struct {
+		name        string
+		h           *harness
+		host        *http.Client
+		other, mine string
+	}{{"club a", a, hostA, "Bravo", "Alpha"}, {"club b", b, hostB, "Alpha", "Bravo"}} {
+		sawMine := false
+		for _, p := range pages {
+			for _, who := range []*http.Client{side.h.client(), side.host} {
+				r := side.h.get(who, p)
+				if strings.Contains(r.Body, side.other) {
+					t.Errorf("%s's %s shows the other club's game (%q): %d", side.name, p, side.other, r.StatusCode)
+				}
+				sawMine = sawMine || strings.Contains(r.Body, side.mine+" 1")
+			}
+		}
+		if !sawMine {
+			t.Errorf("%s's pages never showed its own game: the check above saw nothing", side.name)
+		}
+	}
+
+	// a stream of club b's game hears club b's actions only: club a's host acting in his game with the same id
+	// (or another) sends b's spectators nothing
+	sse := openSSE(t, b.srv.URL, fmt.Sprintf("/live/%d/events", idB))
+	defer sse.close()
+	first := sse.next("club b's first frame")
+	if !strings.Contains(first.Data, "Bravo") || strings.Contains(first.Data, "Alpha") {
+		t.Fatalf("club b's stream's first frame: %.200q", first.Data)
+	}
+	a.mustAct(hostA, idA, "type", "speech", "seat", "2")
+	a.mustAct(hostA, idA, "type", "speech", "seat", "3")
+	b.mustAct(hostB, idB, "type", "speech", "seat", "2")
+	f := sse.next("club b's frame after its own action")
+	if strings.Contains(f.Data, "Alpha") || !strings.Contains(f.Data, "Bravo") {
+		t.Errorf("club b's stream after the actions of both clubs: %.300q", f.Data)
+	}
+	if key, _ := b.liveAPI(idB, ""); frameKey(f.ID) != key.Key {
+		t.Errorf("club b's stream's frame %s is not club b's view %s: another club's frame came first", f.ID, key.Key)
+	}
+}
+
+func TestPlatformUnknownClub(t *testing.T) {
+	tc := newTwoClubs(t, filepath.Join(t.TempDir(), "mafiaclub.db"))
+	c := tc.a.client()
+	for _, p := range []string{"/c/zz/", "/c/zz/games/1", "/c/zz/live/1/events", "/c/nope"} {
+		req, _ := http.NewRequest(http.MethodGet, tc.a.srv.URL+p, nil)
+		req.Header.Set("Accept-Language", "uk")
+		r := tc.a.do(c, req)
+		if r.StatusCode != http.StatusNotFound || !strings.Contains(r.Body, "немає такого клубу") {
+			t.Errorf("%s: %d %s; want 404 in Ukrainian", p, r.StatusCode, errorOf(r.Body))
+		}
+	}
+	if r := tc.a.get(c, "/c/club-b"); r.StatusCode != http.StatusPermanentRedirect || r.Header.Get("Location") != "/c/club-b/" {
+		t.Errorf("/c/club-b: %d %q; want 308 to /c/club-b/", r.StatusCode, r.Header.Get("Location"))
+	}
+}
