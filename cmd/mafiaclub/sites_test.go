@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"mafiaclub/internal/sqlstore"
+)
+
+// TestTwoServersManyClubsPostgres: two servers on one PostgreSQL database serve the installation's clubs. A
+// platform admin adds a club on the first (/admin/clubs); the second serves it too within seconds, without a
+// restart. The club's live game, hosted on the first, reaches its spectators on the second through the club's
+// own channel, and the installation's own club, whose game has the same id, shows nothing of it.
+func TestTwoServersManyClubsPostgres(t *testing.T) {
+	db := freshSchema(t)
+	if testing.Short() {
+		t.Skip("builds the binary; not in -short")
+	}
+	clubDSN, err := sqlstore.TenantDSN(db, "edmonton")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { // the club's schema beside the test's own, which freshSchema drops
+		if admin, err := sql.Open("pgx", os.Getenv("TEST_DATABASE_URL")); err == nil {
+			admin.Exec(`DROP SCHEMA IF EXISTS ` + sqlstore.TenantSchema(clubDSN) + ` CASCADE`)
+			admin.Close()
+		}
+	})
+	bin := testBinary(t)
+	one := startServerDB(t, bin, db)
+	two := startServerDB(t, bin, db)
+
+	admin := newHostClient(t, one.base)
+	if code, _, err := admin.post("/login", url.Values{"login": {"admin"}, "password": {"demo-admin"}}); err != nil || code != http.StatusSeeOther {
+		t.Fatalf("login: %d %v", code, err)
+	}
+	code, loc, err := admin.post("/admin/clubs", url.Values{"slug": {"edmonton"}, "name": {"Mafia Edmonton"}, "login": {"boss"},
+		"admin_name": {"Boss"}, "password": {"boss-password"}})
+	if err != nil || code != http.StatusSeeOther || !strings.Contains(loc, "added=edmonton") {
+		t.Fatalf("add a club: %d %q %v", code, loc, err)
+	}
+	// refused: the slug is taken, and one that is no slug; nothing more is added
+	for _, slug := range []string{"edmonton", "Ed Monton"} {
+		if code, _, _ := admin.post("/admin/clubs", url.Values{"slug": {slug}, "name": {"X"}, "login": {"x"}, "password": {"x-password"}}); code != http.StatusConflict && code != http.StatusBadRequest {
+			t.Errorf("add a club %q again: %d, want it refused", slug, code)
+		}
+	}
+	// the second server picks the club up from the registry
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := http.Get(two.base + "/c/edmonton/")
+		if err == nil {
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK && strings.Contains(string(body), "Mafia Edmonton") {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the second server does not serve the new club: %v", err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+
+	boss := newHostClient(t, one.base+"/c/edmonton")
+	if code, _, err := boss.post("/login", url.Values{"login": {"boss"}, "password": {"boss-password"}}); err != nil || code != http.StatusSeeOther {
+		t.Fatalf("the club's admin logs in: %d %v", code, err)
+	}
+	// the club's admin is nobody in the installation's own club
+	if code, _, _ := newHostClientWithJar(boss, one.base).post("/login", url.Values{"login": {"boss"}, "password": {"boss-password"}}); code == http.StatusSeeOther {
+		t.Errorf("the club's admin logged into the installation's own club")
+	}
+	clubGame := clubGameOn(t, boss)
+	host := newHostClient(t, one.base)
+	host.login(t)
+	ownGame := host.createGame(t)
+	t.Logf("the club's game %d, the own club's %d", clubGame, ownGame)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	spectator := sseLines(t, ctx, two.base+fmt.Sprintf("/c/edmonton/live/%d/events?kind=page&lang=en", clubGame), nil)
+	ownSpectator := sseLines(t, ctx, two.base+fmt.Sprintf("/live/%d/events?kind=page&lang=en", clubGame), nil)
+	first := waitLine(t, spectator, "id: ", "the club's spectator's first frame")
+	ownFirst := waitLine(t, ownSpectator, "id: ", "the own club's spectator's first frame")
+	if code, err := boss.act(clubGame, 0, crashEvent{Type: "day"}); err != nil || code != http.StatusSeeOther {
+		t.Fatalf("day: %d %v", code, err)
+	}
+	if next := waitLine(t, spectator, "id: ", "the club's spectator's frame after the action"); next == first {
+		t.Errorf("the club's spectator on the second server got the same view again")
+	}
+	if got := waitLine(t, spectator, "data: ", "its data"); !strings.Contains(got, "The city wakes up") {
+		t.Errorf("the club's frame on the second server does not show the day: %s", got)
+	}
+	select {
+	case l := <-ownSpectator:
+		if strings.HasPrefix(l, "id: ") && l != ownFirst {
+			t.Errorf("the own club's game %d got a new frame from the club's action: %s", clubGame, l)
+		}
+	case <-time.After(time.Second):
+	}
+}
+
+// newHostClientWithJar is a client of another base with the cookies of c: the same browser.
+func newHostClientWithJar(c *hostClient, base string) *hostClient {
+	return &hostClient{base: base, hc: c.hc}
+}
+
+// clubGameOn starts a game as c and returns its id, read from the redirect's last segment.
+func clubGameOn(t *testing.T, c *hostClient) int64 {
+	t.Helper()
+	f := url.Values{"form": {"1"}, "rules": {"fiim-2025-club"}, "n": {"10"}, "deal": {"random"}}
+	for i := 1; i <= 10; i++ {
+		f.Set("name"+strconv.Itoa(i), fmt.Sprintf("Edmonton %d", i))
+	}
+	code, loc, err := c.post("/games", f)
+	if err != nil || code != http.StatusSeeOther {
+		t.Fatalf("new game: %d %v", code, err)
+	}
+	id, err := strconv.ParseInt(loc[strings.LastIndex(loc, "/")+1:], 10, 64)
+	if err != nil {
+		t.Fatalf("new game: redirected to %q", loc)
+	}
+	return id
+}
