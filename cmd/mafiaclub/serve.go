@@ -21,6 +21,7 @@ import (
 
 	"mafiaclub/internal/club"
 	"mafiaclub/internal/demo"
+	"mafiaclub/internal/live"
 	"mafiaclub/internal/notify"
 	"mafiaclub/internal/platform"
 	"mafiaclub/internal/sqlstore"
@@ -227,7 +228,14 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		site.WatchDisk(ctx, filepath.Dir(sqlitePath(c)))
 	}
 	log.Info("mafiaclub "+version, "go", runtime.Version(), "engine_embedded", wasmengine.Embedded())
-	stopClub, err := startClub(ctx, site, c, c.db, "", log)
+	var bus *live.PGBus
+	if isPostgresURL(c.db) {
+		if bus, err = live.StartPGBus(ctx, c.db, log); err != nil {
+			fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
+			return 1
+		}
+	}
+	stopClub, err := startClub(site, c, bus, c.db, "", log)
 	if err != nil {
 		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
 		return 2
@@ -238,7 +246,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	// `mafiaclub club add` or on another server is served without a restart
 	plat := &platform.Platform{Own: db, OwnDSN: ownDSN(c)}
 	router := web.NewPlatform(site)
-	clubs := &clubSites{plat: plat, router: router, own: site, c: c, zone: zone, trusted: trusted, log: log, open: map[string]*clubSite{}}
+	clubs := &clubSites{plat: plat, router: router, own: site, c: c, bus: bus, zone: zone, trusted: trusted, log: log, open: map[string]*clubSite{}}
 	if err := clubs.refresh(ctx); err != nil {
 		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
 		return 1

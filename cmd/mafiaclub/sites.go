@@ -43,9 +43,9 @@ func newSite(svc *club.Services, c *config, trusted []netip.Prefix, log *slog.Lo
 
 // startClub runs what works for a club beside its pages until the returned function stops it: its reminders and
 // e-mail, its Telegram bot and sender, and, on PostgreSQL, its live updates across servers (on the club's own
-// channel). dsn is the club's store; slug is "" for the installation's own club, whose Telegram token may come
-// from the command line.
-func startClub(ctx context.Context, site *web.Server, c *config, dsn, slug string, log *slog.Logger) (stop func(), err error) {
+// channel of the server's bus, nil on SQLite). dsn is the club's store; slug is "" for the installation's own
+// club, whose Telegram token may come from the command line.
+func startClub(site *web.Server, c *config, bus *live.PGBus, dsn, slug string, log *slog.Logger) (stop func(), err error) {
 	var stops []func()
 	stopAll := func() {
 		for i := len(stops) - 1; i >= 0; i-- {
@@ -70,16 +70,12 @@ func startClub(ctx context.Context, site *web.Server, c *config, dsn, slug strin
 		return nil, err
 	}
 	stops = append(stops, stopTelegram)
-	if isPostgresURL(dsn) {
+	if bus != nil {
 		// several servers may serve one PostgreSQL database: each change reaches the others' pages (spectators,
-		// the host's other devices) through LISTEN/NOTIFY, each club on its own channel
-		lctx, cancel := context.WithCancel(ctx)
-		if _, err := live.StartPGOn(lctx, dsn, live.ChannelOf(sqlstore.TenantSchema(dsnIfTenant(dsn, slug))), site.Live, log); err != nil {
-			cancel()
-			stopAll()
-			return nil, err
-		}
-		stops = append(stops, cancel)
+		// the host's other devices) through LISTEN/NOTIFY, each club on its own channel, all on the server's bus
+		channel := live.ChannelOf(sqlstore.TenantSchema(dsnIfTenant(dsn, slug)))
+		bus.Attach(channel, site.Live)
+		stops = append(stops, func() { bus.Detach(channel) })
 	}
 	return stopAll, nil
 }
@@ -94,8 +90,8 @@ func dsnIfTenant(dsn, slug string) string {
 
 // openTenant opens a registered club's store and builds its services and site, running what works beside them
 // (startClub); stop stops them and closes the store.
-func openTenant(ctx context.Context, plat *platform.Platform, t club.Tenant, c *config, zone *time.Location, trusted []netip.Prefix,
-	log *slog.Logger) (*web.Server, func(), error) {
+func openTenant(ctx context.Context, plat *platform.Platform, t club.Tenant, c *config, bus *live.PGBus, zone *time.Location,
+	trusted []netip.Prefix, log *slog.Logger) (*web.Server, func(), error) {
 	db, err := plat.Open(ctx, t.Slug)
 	if err != nil {
 		return nil, nil, err
@@ -119,7 +115,7 @@ func openTenant(ctx context.Context, plat *platform.Platform, t club.Tenant, c *
 	if t.Host == "" {
 		site.Base = web.Prefix(t.Slug)
 	}
-	stop, err := startClub(ctx, site, c, dsn, t.Slug, log.With("club", t.Slug))
+	stop, err := startClub(site, c, bus, dsn, t.Slug, log.With("club", t.Slug))
 	if err != nil {
 		db.Close()
 		return nil, nil, err
@@ -152,6 +148,7 @@ type clubSites struct {
 	c       *config
 	zone    *time.Location
 	trusted []netip.Prefix
+	bus     *live.PGBus // nil on SQLite
 	log     *slog.Logger
 	run     context.Context // the server's: the clubs' workers live as long as it
 
@@ -185,7 +182,7 @@ func (cs *clubSites) refresh(ctx context.Context) error {
 			o.stop()
 			delete(cs.open, t.Slug)
 		}
-		site, stop, err := openTenant(cs.run, cs.plat, t, cs.c, cs.zone, cs.trusted, cs.log)
+		site, stop, err := openTenant(cs.run, cs.plat, t, cs.c, cs.bus, cs.zone, cs.trusted, cs.log)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("club %s: %w", t.Slug, err))
 			continue
