@@ -330,6 +330,9 @@ func clubCommands(t *testing.T, in *installation) {
 	if code != 1 || !strings.Contains(errOut, "the copy differs") || !strings.Contains(errOut, fmt.Sprintf("%d games, and %d", len(games), len(games)+1)) {
 		t.Errorf("a copy that differs: exit %d, %q", code, errOut)
 	}
+	if strings.Contains(out, "added the club") {
+		t.Errorf("a copy that differs: %s", out)
+	}
 	in.nothingElse(t, "a copy that differs", "alpha", "beta")
 	// an empty database is no club to move in
 	if code, _, errOut = in.cmd(t, "", add, "-slug", "old-club", "-from", in.target(t)); code != 1 || !strings.Contains(errOut, "no accounts") {
