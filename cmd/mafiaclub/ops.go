@@ -127,15 +127,25 @@ func copyCmd(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("copy", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	from := fs.String("from", "", "the database to copy: an SQLite file or a postgres:// URL")
+	fromClub := fs.String("from-club", "", "instead of -from: a club of this installation (its slug; -data or -db name the installation)")
 	to := fs.String("to", "", "the empty database to copy into: an SQLite file or a postgres:// URL")
+	c := storeFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *from == "" || *to == "" {
-		fmt.Fprintln(stderr, "mafiaclub copy: give -from and -to")
+	if (*from == "") == (*fromClub == "") || *to == "" {
+		fmt.Fprintln(stderr, "mafiaclub copy: give -from (or -from-club) and -to")
 		return 2
 	}
 	ctx := context.Background()
+	if *fromClub != "" { // a club of this installation moves out: its own store is the source
+		dsn, err := clubDSN(ctx, c, *fromClub)
+		if err != nil {
+			fmt.Fprintf(stderr, "mafiaclub copy: -from-club: %v\n", oneLine(err))
+			return 1
+		}
+		*from = dsn
+	}
 	src, err := sqlstore.Open(ctx, *from)
 	if err != nil {
 		fmt.Fprintf(stderr, "mafiaclub copy: -from: %v\n", err)

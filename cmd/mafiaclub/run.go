@@ -31,7 +31,11 @@ const usage = `usage:
   mafiaclub restore FILE     put a backup in place, with the server stopped, after checking it
   mafiaclub copy -from DB -to DB
                              copy a whole club into an empty database (SQLite file or postgres:// URL),
-                             then check every game and the rating on the target
+                             then check every game and the rating on the target; -from-club SLUG
+                             instead of -from copies a club of this installation out
+  mafiaclub club add|list|host|remove
+                             the installation's other clubs, each at /c/SLUG/ or a host name of its own;
+                             "mafiaclub club help" for their flags
   mafiaclub seating -players N -rounds R [-seed S] [-per-table K] [-tables T]
                              a tournament's seating and its figures as JSON; exit status 1 when none can be made
   mafiaclub version          this program's version, and whether it carries the host page's engine
@@ -65,6 +69,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return restoreCmd(args[1:], stdout, stderr)
 	case "copy":
 		return copyCmd(args[1:], stdout, stderr)
+	case "club":
+		return clubCmd(args[1:], stdin, stdout, stderr)
 	case "seating":
 		return seatingCmd(args[1:], stdout, stderr)
 	case "version", "-version", "--version":
