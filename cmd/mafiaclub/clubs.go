@@ -188,7 +188,7 @@ func clubAdd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "every game replays to the same points in the new club, and the rating is the same")
 	}
 	fmt.Fprintf(stdout, "added the club %q (%s) at %s\n", t.Slug, t.Name, clubAddress(c, t))
-	fmt.Fprintln(stdout, "restart the server to serve it")
+	fmt.Fprintln(stdout, "a running server serves it within seconds (it reads the list of clubs every 5 s)")
 	return 0
 }
 
@@ -303,7 +303,7 @@ func clubHost(args []string, stdout, stderr io.Writer) int {
 	} else {
 		fmt.Fprintf(stdout, "the club %q is at %s (its /c/%s/ sends there)\n", t.Slug, clubAddress(c, *t), t.Slug)
 	}
-	fmt.Fprintln(stdout, "restart the server for the change to take effect")
+	fmt.Fprintln(stdout, "a running server serves the club at its new address within seconds")
 	return 0
 }
 
@@ -376,7 +376,7 @@ func clubRemove(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "removed %s\n", what)
 	if isPostgresURL(c.db) {
-		fmt.Fprintln(stdout, "restart the servers")
+		fmt.Fprintln(stdout, "the servers stop serving it within seconds")
 	}
 	return 0
 }

@@ -170,7 +170,7 @@ func clubCommands(t *testing.T, in *installation) {
 	add := []string{"club", "add"}
 
 	code, out, errOut := in.cmd(t, "alpha-pass-1\n", add, "-slug", "alpha", "-name", "Alpha Mafia", "-admin", "anna", "-admin-name", "Anna")
-	if code != 0 || !strings.Contains(out, "/c/alpha/") || !strings.Contains(out, "restart the server") {
+	if code != 0 || !strings.Contains(out, "/c/alpha/") || !strings.Contains(out, "serves it within seconds") {
 		t.Fatalf("club add alpha: exit %d\n%s%s", code, out, errOut)
 	}
 	code, out, errOut = in.cmd(t, "beta-pass-12\n", add, "-slug", "beta", "-name", "Beta", "-admin", "boris", "-host", "beta.example.org")
