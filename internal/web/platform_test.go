@@ -3,11 +3,13 @@ package web_test
 import (
 	"context"
 	"fmt"
+	"html/template"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -186,5 +188,113 @@ func TestPlatformUnknownClub(t *testing.T) {
 	}
 	if r := tc.a.get(c, "/c/club-b"); r.StatusCode != http.StatusPermanentRedirect || r.Header.Get("Location") != "/c/club-b/" {
 		t.Errorf("/c/club-b: %d %q; want 308 to /c/club-b/", r.StatusCode, r.Header.Get("Location"))
+	}
+}
+
+// testPlatform is the platform admin's side of a twoClubs installation: a club added is made as the platform
+// makes it and served by the router at once.
+type testPlatform struct {
+	t      *testing.T
+	plat   *platform.Platform
+	router *web.Platform
+}
+
+func (p *testPlatform) Tenants(ctx context.Context) ([]club.Tenant, error) {
+	return p.plat.Own.Tenants(ctx)
+}
+
+func (p *testPlatform) AddClub(ctx context.Context, u *club.User, t club.Tenant, login, name, password string) error {
+	if u == nil || !u.Role.Can(club.RoleAdmin) {
+		return club.Errorf(club.Forbidden, "only the installation's own admins add clubs")
+	}
+	db, err := p.plat.Create(ctx, t, platform.WithAdmin(t.Name, login, name, password))
+	if err != nil {
+		return err
+	}
+	p.t.Cleanup(func() { db.Close(); p.plat.Remove(context.Background(), t.Slug) })
+	site, err := web.New(club.NewServices(db, club.NewClock(time.UTC, nil)))
+	if err != nil {
+		return err
+	}
+	site.Cookies = web.CookieSecureNever
+	site.Base = web.Prefix(t.Slug)
+	p.router.Add(t, http.StripPrefix(site.Base, site.Handler()))
+	return nil
+}
+
+// The platform admin's page (/admin/clubs): the own club's admins list the clubs and add one, served at once; a
+// bad or taken slug is refused on the form with the reason in the admin's language, and nothing is added; a host
+// is refused the page; on a club's own site there is no such page.
+func TestPlatformAdminAddsClubs(t *testing.T) {
+	ctx := context.Background()
+	dsn := filepath.Join(t.TempDir(), "mafiaclub.db")
+	own, err := sqlstore.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { own.Close() })
+	if _, err := club.SeedDemo(ctx, own); err != nil {
+		t.Fatal(err)
+	}
+	site, err := web.New(club.NewServices(own, club.NewClock(time.UTC, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	site.Cookies = web.CookieSecureNever
+	router := web.NewPlatform(site)
+	site.Platform = &testPlatform{t: t, plat: &platform.Platform{Own: own, OwnDSN: dsn}, router: router}
+	srv := httptest.NewServer(router)
+	t.Cleanup(srv.Close)
+	h := &harness{t: t, srv: srv, site: site, store: own}
+	admin := h.login(club.DemoAdminLogin, club.DemoAdminPassword)
+	missing := regexp.MustCompile(`\[[a-z_]+\.[a-z_.]+\]`)
+	for _, lang := range web.Languages {
+		h.post(admin, "/lang", url.Values{"lang": {lang}})
+		r := h.get(admin, "/admin/clubs")
+		if r.StatusCode != http.StatusOK || missing.MatchString(r.Body) || !strings.Contains(r.Body, `id="no-clubs"`) {
+			t.Errorf("%s /admin/clubs: %d %s", lang, r.StatusCode, missing.FindString(r.Body))
+		}
+	}
+	h.post(admin, "/lang", url.Values{"lang": {"uk"}})
+	add := func(slug string) response {
+		return h.post(admin, "/admin/clubs", url.Values{"slug": {slug}, "name": {"Mafia " + slug}, "login": {"boss"},
+			"admin_name": {"Boss"}, "password": {"boss-password"}})
+	}
+	if r := add("edmonton"); r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/admin/clubs?added=edmonton" {
+		t.Fatalf("add edmonton: %d %q %s", r.StatusCode, r.Header.Get("Location"), errorOf(r.Body))
+	}
+	if r := h.get(admin, "/admin/clubs?added=edmonton"); !strings.Contains(r.Body, `id="club-added"`) || !strings.Contains(r.Body, `href="/c/edmonton/"`) {
+		t.Errorf("the list after the add: %s", errorOf(r.Body))
+	}
+	if r := h.get(h.client(), "/c/edmonton/"); r.StatusCode != http.StatusOK || !strings.Contains(r.Body, "Mafia edmonton") {
+		t.Errorf("the new club is not served at once: %d", r.StatusCode)
+	}
+	for slug, want := range map[string]string{
+		"edmonton":  "уже зайняв",           // taken
+		"Edmonton!": "малих латинських",     // not URL-safe
+		"x":         "щонайменше 2 символи", // too short
+		"":          "потрібна коротка адреса",
+	} {
+		r := add(slug)
+		if r.StatusCode == http.StatusSeeOther || !strings.Contains(errorOf(r.Body), want) {
+			t.Errorf("slug %q: %d %q; want it refused saying %q", slug, r.StatusCode, errorOf(r.Body), want)
+		}
+		if !strings.Contains(r.Body, `value="`+template.HTMLEscapeString(slug)+`"`) {
+			t.Errorf("slug %q: the form lost what was typed", slug)
+		}
+	}
+	if ts, _ := own.Tenants(ctx); len(ts) != 1 {
+		t.Errorf("clubs after the refusals: %+v", ts)
+	}
+	host := h.login(club.DemoHostLogin, club.DemoHostPassword)
+	if r := h.get(host, "/admin/clubs"); r.StatusCode != http.StatusForbidden {
+		t.Errorf("a host on /admin/clubs: %d", r.StatusCode)
+	}
+	if r := h.post(host, "/admin/clubs", url.Values{"slug": {"calgary"}, "name": {"C"}, "login": {"x"}, "password": {"x-password"}}); r.StatusCode != http.StatusForbidden {
+		t.Errorf("a host adds a club: %d", r.StatusCode)
+	}
+	boss := (&harness{t: t, srv: &httptest.Server{URL: srv.URL + "/c/edmonton"}}).login("boss", "boss-password")
+	if r := h.get(boss, "/c/edmonton/admin/clubs"); r.StatusCode != http.StatusNotFound {
+		t.Errorf("a club's own admin on its site's /admin/clubs: %d, want 404 (only the installation's own site has it)", r.StatusCode)
 	}
 }
