@@ -70,7 +70,7 @@ func (s *Server) page(r *http.Request) Page {
 	if u != nil {
 		lang = u.Lang
 	}
-	p := Page{Lang: pickLang(r, lang), Langs: Languages, User: u, Path: r.URL.RequestURI(), cat: s.Catalog, zone: s.zone()}
+	p := Page{Lang: s.pickLang(r, lang), Langs: Languages, User: u, Path: r.URL.RequestURI(), cat: s.Catalog, zone: s.zone()}
 	p.Club = s.clubOf(r.Context())
 	if p.SiteName = p.Club.NameIn(p.Lang); p.SiteName == "" {
 		p.SiteName = p.T("site.name")
@@ -113,17 +113,22 @@ func formatPoints(h int) string { return hostview.Points(h) }
 
 func urlQueryEscape(s string) string { return url.QueryEscape(s) }
 
-// safeNext keeps a post-login redirect on this site: a path with no scheme, no host, no backslash and no control
-// character (browsers drop tabs and newlines, which would turn "/\t/evil" into "//evil").
-func safeNext(next string) string {
+// safeNext keeps a post-login redirect on this club's site: a path with no scheme, no host, no backslash and no
+// control character (browsers drop tabs and newlines, which would turn "/\t/evil" into "//evil"), under Base (a
+// next names the whole path, "/c/x/games/12", as the pages write it); anything else is the club's front door.
+func (s *Server) safeNext(next string) string {
+	home := s.path("/") // the front door, which shows each role its own
 	for _, c := range next {
 		if c < 0x20 || c == 0x7f || c == '\\' {
-			return "/"
+			return home
 		}
 	}
 	u, err := url.Parse(next)
 	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") {
-		return "/" // the front door, which shows each role its own
+		return home
+	}
+	if s.Base != "" && next != s.Base && !strings.HasPrefix(next, s.Base+"/") && !strings.HasPrefix(next, s.Base+"?") {
+		return home // another club's page, or the root's
 	}
 	return next
 }
