@@ -345,6 +345,19 @@ func TestBaseAddresses(t *testing.T) {
 			if sw := h.get(anon, base+"/sw.js").Body; !strings.Contains(sw, fmt.Sprintf("const BASE = %q;", base)) {
 				t.Errorf("the service worker at %s/sw.js does not name its base: %.200s", base, sw)
 			}
+			// the bounds on bodies by path hold under the prefix: an import of 2 MB is read (1 MB elsewhere)
+			big := append([]byte(`{"games": [`), make([]byte, 2<<20)...)
+			if r := h.multipart(admin, base+"/admin/import", map[string]string{"from": "mafiaratings"}, "files", big); strings.Contains(r.Body, html.EscapeString(mustCatalog(t).T("uk", "import.too_big"))) {
+				t.Errorf("an import of 2 MB at %s/admin/import is refused as too big: %d", base, r.StatusCode)
+			}
+			// the calendar's nights are named for the club: two clubs' nights never clash in one calendar
+			uid := "@mafiaclub\r\n"
+			if base != "" {
+				uid = "@x.mafiaclub\r\n"
+			}
+			if ics := h.get(anon, base+"/nights.ics").Body; !strings.Contains(ics, "UID:night-") || !strings.Contains(ics, uid) {
+				t.Errorf("the calendar's UIDs do not end in %q: %.300s", uid, ics)
+			}
 			if base != "" {
 				// the prefix itself goes to the club's front door, a path the mux would clean stays under it
 				for from, to := range map[string]string{base: base + "/", base + "//rating": base + "/rating", base + "/history/../rating?page=2": base + "/rating?page=2"} {
@@ -462,5 +475,18 @@ func TestBaseSessionsApart(t *testing.T) {
 	post(anonX, "/c/x/lang", url.Values{"lang": {"en"}, "next": {"/c/x/"}})
 	if !strings.Contains(h.get(anonX, "/c/x/rating").Body, `<html lang="en">`) || !strings.Contains(h.get(anonX, "/rating").Body, `<html lang="uk">`) {
 		t.Error("a language chosen at /c/x is not /c/x's only")
+	}
+}
+
+// TestBaseMessageLinks: the links of a club's Telegram messages are PublicURL + Base + the page's path.
+func TestBaseMessageLinks(t *testing.T) {
+	for base, want := range map[string]string{"": "https://club.example.org/nights/7", "/c/x": "https://club.example.org/c/x/nights/7"} {
+		site, _ := mountedSite(t, base)
+		site.PublicURL = "https://club.example.org/"
+		n := club.Notice{ID: 1, NightID: 7, Kind: club.NoticeReminder, Night: club.ClubNight{ID: 7, StartsAt: time.Date(2026, 12, 4, 19, 0, 0, 0, time.UTC), Place: "Hall"}}
+		_, k, ok := site.TelegramRender(context.Background(), club.TelegramMessage{Notice: n, Lang: "en"})
+		if !ok || len(k) == 0 || len(k[0]) == 0 || k[0][0].URL != want {
+			t.Errorf("base %q: the notice's button %+v, want a link to %s", base, k, want)
+		}
 	}
 }
