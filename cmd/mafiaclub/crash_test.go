@@ -315,6 +315,14 @@ func newHostClient(t *testing.T, base string) *hostClient {
 	}}
 }
 
+// path is p under the client's base's own path: a club's prefix (/c/SLUG), or none.
+func (c *hostClient) path(p string) string {
+	if u, err := url.Parse(c.base); err == nil {
+		return strings.TrimSuffix(u.Path, "/") + p
+	}
+	return p
+}
+
 // post sends a form and returns the status and the Location header.
 func (c *hostClient) post(path string, form url.Values) (int, string, error) {
 	resp, err := c.hc.PostForm(c.base+path, form)
@@ -363,7 +371,7 @@ func (c *hostClient) act(id, version int64, e crashEvent) (int, error) {
 		f.Set("points", e.Points)
 	}
 	code, loc, err := c.post(fmt.Sprintf("/games/%d/act", id), f)
-	if err == nil && code == http.StatusSeeOther && loc != fmt.Sprintf("/games/%d", id) {
+	if err == nil && code == http.StatusSeeOther && loc != c.path(fmt.Sprintf("/games/%d", id)) {
 		return code, errors.New("redirected to " + loc)
 	}
 	return code, err

@@ -26,7 +26,10 @@ type Input struct {
 	IsAdmin bool            `json:"admin,omitempty"`
 	Audit   []string        `json:"audit,omitempty"` // undo, save and reopen entries, already in words
 	Lang    string          `json:"lang"`
-	Error   string          `json:"-"`
+	// Base is the club's path prefix ("" or "/c/SLUG", web.Server.Base): the page's forms and links start with it,
+	// as the server draws them and as the browser's engine does.
+	Base  string `json:"base,omitempty"`
+	Error string `json:"-"`
 	// Dealt: the roles were dealt at random on the server, so the host hands them out by gestures on night 1.
 	Dealt bool `json:"dealt,omitempty"`
 	// Page: drawn by the host page's own engine. The forms of actions (and the undo), which the page reads and

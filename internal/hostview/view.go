@@ -105,6 +105,7 @@ type ShotView struct {
 type View struct {
 	Lang       string
 	cat        i18n.Catalog
+	Base       string // the club's path prefix, before every address of the page (Input.Base)
 	GameID     int64
 	Rated      bool
 	SavedAt    string
@@ -188,7 +189,7 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 	rs := g.Rules()
 	next := g.Next()
 	res := g.Result()
-	v := &View{Lang: in.Lang, cat: cat, GameID: in.Game, Rated: in.Rated, SavedAt: in.Saved, IsAdmin: in.IsAdmin, IsChief: in.IsChief,
+	v := &View{Lang: in.Lang, cat: cat, Base: in.Base, GameID: in.Game, Rated: in.Rated, SavedAt: in.Saved, IsAdmin: in.IsAdmin, IsChief: in.IsChief,
 		Version: in.Version, Live: in.Live, Error: in.Error, Next: next, Allowed: map[string]bool{},
 		Finished: g.Finished(), HasPoints: rs.HasPoints(), WarningsMatter: rs.Mute == mafia.MuteWarnings, Audit: in.Audit, NewKey: newKey,
 		FormVersion: strconv.FormatInt(in.Version, 10)}

@@ -36,7 +36,7 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) {
 		RealName: v.RealName, Addr: s.clientAddr(r)})
 	switch code := club.ErrorCode(err); code {
 	case "":
-		http.Redirect(w, r, "/signup?done=1", http.StatusSeeOther)
+		s.redirect(w, r, "/signup?done=1")
 	case club.Invalid, club.Conflict, club.TooMany, club.Busy:
 		v.Error = s.errorText(p.Lang, err)
 		w.WriteHeader(status(code))
@@ -139,7 +139,7 @@ func (s *Server) saveProfile(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case err == nil:
-		http.Redirect(w, r, "/me/profile?saved=1", http.StatusSeeOther)
+		s.redirect(w, r, "/me/profile?saved=1")
 	case club.ErrorCode(err) == club.Invalid || club.ErrorCode(err) == club.Conflict:
 		s.renderProfile(w, r, status(club.ErrorCode(err)), s.errorText(s.page(r).Lang, err), false)
 	default:

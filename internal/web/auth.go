@@ -21,7 +21,7 @@ type loginView struct {
 func (s *Server) loginForm(w http.ResponseWriter, r *http.Request) {
 	p := s.page(r)
 	p.Title = p.T("login.title")
-	s.render(w, "login", loginView{Page: p, Next: safeNext(r.URL.Query().Get("next"))})
+	s.render(w, "login", loginView{Page: p, Next: s.safeNext(r.URL.Query().Get("next"))})
 }
 
 // login checks a login and password (club.Accounts.Login: throttled, one answer for a wrong login and a wrong
@@ -30,8 +30,8 @@ func (s *Server) loginForm(w http.ResponseWriter, r *http.Request) {
 // guesses from elsewhere put on it.
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	f := club.Credentials{Login: r.PostFormValue("login"), Password: r.PostFormValue("password"), Addr: s.clientAddr(r),
-		Device: deviceToken(r)}
-	next := safeNext(r.PostFormValue("next"))
+		Device: s.deviceToken(r)}
+	next := s.safeNext(r.PostFormValue("next"))
 	u, token, err := s.svc.Accounts.Login(r.Context(), f)
 	if err != nil {
 		p := s.page(r)
@@ -63,7 +63,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	if dev, err := s.svc.Accounts.DeviceToken(r.Context(), u, f.Device); err != nil {
 		s.Log.Error("device token", "err", err) // the login stands; this browser is merely not known next time
 	} else {
-		http.SetCookie(w, &http.Cookie{Name: deviceCookie, Value: dev, Path: "/login", HttpOnly: true, Secure: s.secureCookie(r),
+		http.SetCookie(w, &http.Cookie{Name: s.cookieName(deviceCookie), Value: dev, Path: s.cookiePath("/login"), HttpOnly: true, Secure: s.secureCookie(r),
 			SameSite: http.SameSiteLaxMode, MaxAge: int(club.DeviceTTL.Seconds())})
 	}
 	http.Redirect(w, r, next, http.StatusSeeOther)
@@ -73,8 +73,8 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 const deviceCookie = "mafiaclub_device"
 
 // deviceToken is the request's device token, "" when none.
-func deviceToken(r *http.Request) string {
-	if c, err := r.Cookie(deviceCookie); err == nil {
+func (s *Server) deviceToken(r *http.Request) string {
+	if c, err := r.Cookie(s.cookieName(deviceCookie)); err == nil {
 		return c.Value
 	}
 	return ""
@@ -198,10 +198,10 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
 		refuse(http.StatusBadRequest, p.T("signup.mismatch"))
 		return
 	}
-	err := s.svc.Accounts.ChangePassword(r.Context(), currentUser(r), r.PostFormValue("current"), r.PostFormValue("new"), sessionToken(r))
+	err := s.svc.Accounts.ChangePassword(r.Context(), currentUser(r), r.PostFormValue("current"), r.PostFormValue("new"), s.sessionToken(r))
 	switch club.ErrorCode(err) {
 	case "":
-		http.Redirect(w, r, "/me/password?done=1", http.StatusSeeOther)
+		s.redirect(w, r, "/me/password?done=1")
 	case club.Invalid, club.TooMany, club.Busy:
 		refuse(status(club.ErrorCode(err)), s.errorText(p.Lang, err))
 	default:
@@ -213,9 +213,13 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
 // worker keeps and the games the host page keeps (their records hold the roles), so that the device's next user
 // finds none of it, even offline.
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Clear-Site-Data", `"cache", "storage"`)
+	if s.Base == "" {
+		// the whole origin's: a club under a path prefix shares it with the other clubs on its host name, whose
+		// hosts' actions not yet saved it would drop too; its own pages' script forgets its own (app.js)
+		w.Header().Set("Clear-Site-Data", `"cache", "storage"`)
+	}
 	s.endSession(w, r)
-	http.Redirect(w, r, "/", http.StatusSeeOther)
+	s.redirect(w, r, "/")
 }
 
 // setLang switches the language and remembers it: in a cookie, and on the account when logged in.
@@ -229,7 +233,7 @@ func (s *Server) setLang(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, club.Errorf(club.Invalid, "unknown language %q", lang))
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: "lang", Value: lang, Path: "/", MaxAge: 365 * 24 * 3600, SameSite: http.SameSiteLaxMode,
+	http.SetCookie(w, &http.Cookie{Name: s.cookieName(langCookie), Value: lang, Path: s.cookiePath("/"), MaxAge: 365 * 24 * 3600, SameSite: http.SameSiteLaxMode,
 		Secure: s.secureCookie(r)})
 	if u := currentUser(r); u != nil {
 		if err := s.svc.Accounts.SetLang(r.Context(), u, lang); err != nil {
@@ -237,5 +241,5 @@ func (s *Server) setLang(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	http.Redirect(w, r, safeNext(r.PostFormValue("next")), http.StatusSeeOther)
+	http.Redirect(w, r, s.safeNext(r.PostFormValue("next")), http.StatusSeeOther)
 }

@@ -36,7 +36,7 @@ func (s *Server) startBackup(w http.ResponseWriter, r *http.Request) {
 	b, err := s.svc.Backups.Start(r.Context(), currentUser(r))
 	switch club.ErrorCode(err) {
 	case "":
-		http.Redirect(w, r, "/admin/backups?made="+urlQueryEscape(b.Name), http.StatusSeeOther)
+		s.redirect(w, r, "/admin/backups?made="+urlQueryEscape(b.Name))
 	case club.Invalid, club.Conflict:
 		s.renderBackups(w, r, status(club.ErrorCode(err)), "", s.errorText(s.page(r).Lang, err))
 	default:

@@ -143,7 +143,7 @@ func (s *Server) saveClub(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case err == nil:
-		http.Redirect(w, r, "/admin/club?saved=1", http.StatusSeeOther)
+		s.redirect(w, r, "/admin/club?saved=1")
 	case club.ErrorCode(err) == club.Invalid:
 		shown := &club.Club{Name: f.Name, Names: f.Names, City: f.City, Description: f.Description, Site: f.Site, Telegram: f.Telegram,
 			Instagram: f.Instagram, YouTube: f.YouTube, Rules: f.Rules, ClubExtras: f.ClubExtras}

@@ -84,5 +84,5 @@ func (s *Server) addClub(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	http.Redirect(w, r, "/admin/clubs?added="+urlQueryEscape(t.Slug), http.StatusSeeOther)
+	s.redirect(w, r, "/admin/clubs?added="+urlQueryEscape(t.Slug))
 }

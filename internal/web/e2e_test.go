@@ -310,7 +310,7 @@ type e2eSite struct {
 }
 
 // startSite starts the site in the club's time zone; configure, when not nil, adjusts the server before it
-// answers anything. The server stops when the test ends, after the test's deferred calls (the browser).
+// answers anything (a Base mounts it under that prefix, with http.StripPrefix). The server stops when the test ends, after the test's deferred calls (the browser).
 func startSite(t *testing.T, zone *time.Location, configure func(*web.Server)) *e2eSite {
 	t.Helper()
 	ctx := context.Background()
@@ -331,7 +331,15 @@ func startSite(t *testing.T, zone *time.Location, configure func(*web.Server)) *
 	if configure != nil {
 		configure(site)
 	}
-	h := s.reqs.wrap(site.Handler())
+	var h http.Handler = site.Handler()
+	if site.Base != "" { // mounted as the platform's router mounts a club: under its prefix, the static files at the root
+		mux := http.NewServeMux()
+		mux.Handle(site.Base+"/", http.StripPrefix(site.Base, h))
+		mux.Handle("/static/", h)
+		mux.Handle("/", http.NotFoundHandler()) // nothing else outside the club's prefix
+		h = mux
+	}
+	h = s.reqs.wrap(h)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.down.Load() {
 			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
@@ -419,7 +427,7 @@ func startBrowser(t *testing.T, extra ...chromedp.ExecAllocatorOption) (context.
 func (b *hostBrowser) logIn(path, login, password string) {
 	b.t.Helper()
 	b.do("open "+path, chromedp.Navigate(b.base+path))
-	b.do("login page", chromedp.WaitVisible(chromedp.CSS(`form[action="/login"]`)))
+	b.do("login page", chromedp.WaitVisible(chromedp.CSS(`form[action$="/login"]`)))
 	b.do("type the login",
 		chromedp.SendKeys(chromedp.CSS(`input[name=login]`), login),
 		chromedp.SendKeys(chromedp.CSS(`input[name=password]`), password))

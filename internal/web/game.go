@@ -73,7 +73,7 @@ func (s *Server) loadGame(w http.ResponseWriter, r *http.Request) (*club.State, 
 func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 	if st, ok := s.loadGame(w, r); ok {
 		if st.Game.IsSummary() { // a game from an old protocol has no host page: its summary
-			http.Redirect(w, r, fmt.Sprintf("/history/%d", st.Game.ID), http.StatusSeeOther)
+			s.redirect(w, r, fmt.Sprintf("/history/%d", st.Game.ID))
 			return
 		}
 		s.renderGame(w, r, http.StatusOK, st, "")
@@ -200,7 +200,7 @@ func (s *Server) afterChange(w http.ResponseWriter, r *http.Request, old *club.S
 			return
 		}
 		if err == nil {
-			http.Redirect(w, r, fmt.Sprintf("/games/%d", st.Game.ID), http.StatusSeeOther)
+			s.redirect(w, r, fmt.Sprintf("/games/%d", st.Game.ID))
 			return
 		}
 		if st == nil {
@@ -338,5 +338,5 @@ func (s *Server) approveExtra(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	http.Redirect(w, r, fmt.Sprintf("/games/%d", id), http.StatusSeeOther)
+	s.redirect(w, r, fmt.Sprintf("/games/%d", id))
 }

@@ -32,7 +32,7 @@ type gameView struct {
 // hostInput is what the host page of a game is drawn from, for its viewer.
 func (s *Server) hostInput(r *http.Request, p Page, st *club.State) hostview.Input {
 	in := hostview.Input{Game: st.Game.ID, Version: st.Game.Version, Live: st.Game.Status == club.GameLive, Rated: st.Game.Rated,
-		Record: record.Encode(st.Record), Times: make([]string, len(st.Log)), IsAdmin: p.IsAdmin(), Lang: p.Lang, Dealt: st.Game.Dealt}
+		Record: record.Encode(st.Record), Times: make([]string, len(st.Log)), IsAdmin: p.IsAdmin(), Lang: p.Lang, Dealt: st.Game.Dealt, Base: s.Base}
 	if !in.Live {
 		in.Saved = p.Time(st.Game.SavedAt)
 	}

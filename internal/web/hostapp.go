@@ -115,8 +115,8 @@ func (s *Server) catalogFile(w http.ResponseWriter, r *http.Request) {
 	s.catalogJSON(lang).serve(w, r) // its ETag per encoding, a 304 to the one the browser holds
 }
 
-// serviceWorker serves the service worker from the site's root, so that it may answer for the game pages when the
-// server cannot be reached. Its text names the engine's build: a new build makes browsers install it again.
+// serviceWorker serves the service worker from the club's site's root (Base + "/sw.js", its scope the club's pages
+// only), so that it may answer for the game pages when the server cannot be reached. Its text names the engine's build: a new build makes browsers install it again.
 func (s *Server) serviceWorker(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-cache")
@@ -146,7 +146,8 @@ func (s *Server) serviceWorkerJS() []byte {
 		h.Write(b)
 	}
 	h.Write(list)
-	body := fmt.Appendf(nil, "const ASSETS = %s;\nconst BUILD = %q;\n", list, hex.EncodeToString(h.Sum(nil))[:16])
+	base, _ := json.Marshal(s.Base)
+	body := fmt.Appendf(nil, "const ASSETS = %s;\nconst BUILD = %q;\nconst BASE = %s;\n", list, hex.EncodeToString(h.Sum(nil))[:16], base)
 	s.files.sw, s.files.swFor = append(body, src...), wasm
 	return s.files.sw
 }

@@ -32,8 +32,11 @@ func LoadCatalog() (Catalog, error) {
 	return i18n.Load(sub)
 }
 
-// pickLang chooses the language: a ?lang= choice, the lang cookie, the account's, then Accept-Language.
-func pickLang(r *http.Request, userLang string) string {
+// langCookie names the cookie that keeps the reader's choice of language (per club: Server.cookieName).
+const langCookie = "lang"
+
+// pickLang chooses the language: the club's lang cookie, the account's, then Accept-Language.
+func (s *Server) pickLang(r *http.Request, userLang string) string {
 	valid := func(l string) bool {
 		for _, x := range Languages {
 			if x == l {
@@ -42,7 +45,7 @@ func pickLang(r *http.Request, userLang string) string {
 		}
 		return false
 	}
-	if c, err := r.Cookie("lang"); err == nil && valid(c.Value) {
+	if c, err := r.Cookie(s.cookieName(langCookie)); err == nil && valid(c.Value) {
 		return c.Value
 	}
 	if valid(userLang) {

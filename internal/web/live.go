@@ -184,13 +184,13 @@ func (s *Server) liveGamePage(w http.ResponseWriter, r *http.Request, kind strin
 	}
 	p.Title = p.T("live.game_title", id)
 	v := livePage{Page: p, ID: id, View: s.liveGameView(p, lg, k), Broadcast: b,
-		Events: eventsURL(fmt.Sprintf("/live/%d/events", id), mode, k), Public: fmt.Sprintf("/live/%d", id)}
+		Events: eventsURL(s.path(fmt.Sprintf("/live/%d/events", id)), mode, k), Public: s.path(fmt.Sprintf("/live/%d", id))}
 	suffix := ""
 	if mode == spectator.Broadcast {
 		v.Mode, suffix = "broadcast", "?mode=broadcast"
 	}
-	v.Screen = fmt.Sprintf("/live/%d/screen%s", id, suffix)
-	v.Overlay = fmt.Sprintf("/live/%d/overlay%s", id, suffix)
+	v.Screen = s.path(fmt.Sprintf("/live/%d/screen%s", id, suffix))
+	v.Overlay = s.path(fmt.Sprintf("/live/%d/overlay%s", id, suffix))
 	w.Header().Set("Cache-Control", "no-store")
 	switch kind {
 	case "page":
@@ -209,7 +209,7 @@ func (s *Server) liveList(w http.ResponseWriter, r *http.Request) {
 	p := s.page(r)
 	p.Title = p.T("live.title")
 	v := liveListPage{Page: p, List: s.liveListView(p, list)}
-	v.Events = eventsURL("/live/events", spectator.Public, liveKind{Kind: "list", Lang: p.Lang})
+	v.Events = eventsURL(s.path("/live/events"), spectator.Public, liveKind{Kind: "list", Lang: p.Lang})
 	if p.IsAdmin() {
 		if v.Delay, err = s.svc.Live.DefaultDelay(r.Context()); err != nil {
 			s.fail(w, r, err)
@@ -331,7 +331,7 @@ func (s *Server) setBroadcast(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.Live.Publish(id, -1) // the broadcast's streams look again
-	http.Redirect(w, r, fmt.Sprintf("/live/%d", id), http.StatusSeeOther)
+	s.redirect(w, r, fmt.Sprintf("/live/%d", id))
 }
 
 // setDefaultBroadcast sets the club's default broadcast delay (0: none).
@@ -347,7 +347,7 @@ func (s *Server) setDefaultBroadcast(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.Live.DeliverAll() // every broadcast looks again
-	http.Redirect(w, r, "/live", http.StatusSeeOther)
+	s.redirect(w, r, "/live")
 }
 
 // renderBare renders a page without the site's menu (the screen, the overlay).
@@ -416,7 +416,7 @@ func (s *Server) liveGameView(p Page, lg *club.LiveGame, k liveKind) liveGameVie
 			sv.Points = p.PointsText(st.Points)
 		}
 		if i := st.N - 1; i < len(lg.Photos) && lg.Photos[i] {
-			sv.Photo = fmt.Sprintf("/players/%d/photo", lg.Game.Seats[i].PlayerID)
+			sv.Photo = s.path(fmt.Sprintf("/players/%d/photo", lg.Game.Seats[i].PlayerID))
 		}
 		if st.Speaking || (v.Step.Seat == st.N && (v.Step.Kind == "last_word" || v.Step.Kind == "best_move" || v.Step.Kind == "tie_speech")) {
 			out.Speaker = fmt.Sprintf("#%d %s", st.N, st.Name)

@@ -102,7 +102,7 @@ func (s *Server) linkGuest(w http.ResponseWriter, r *http.Request) {
 func (s *Server) afterMembers(w http.ResponseWriter, r *http.Request, err error, next string) {
 	switch club.ErrorCode(err) {
 	case "":
-		http.Redirect(w, r, next, http.StatusSeeOther)
+		s.redirect(w, r, next)
 	case club.Invalid, club.NotFound:
 		s.renderMembers(w, r, status(club.ErrorCode(err)), s.errorText(s.page(r).Lang, err))
 	default:

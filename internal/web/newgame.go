@@ -187,7 +187,7 @@ func (s *Server) createGame(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case err == nil:
 		s.Live.Publish(g.ID, g.Version) // the live pages list it
-		http.Redirect(w, r, "/games/"+strconv.FormatInt(g.ID, 10), http.StatusSeeOther)
+		s.redirect(w, r, "/games/"+strconv.FormatInt(g.ID, 10))
 	case errors.Is(err, club.ErrRoles):
 		key := "new.err.setup"
 		if ng.Deal {

@@ -150,7 +150,7 @@ func (s *Server) backToNight(w http.ResponseWriter, r *http.Request, id int64, e
 		s.fail(w, r, err)
 		return
 	}
-	http.Redirect(w, r, fmt.Sprintf("/nights/%d", id), http.StatusSeeOther)
+	s.redirect(w, r, fmt.Sprintf("/nights/%d", id))
 }
 
 type newNightView struct {
@@ -163,7 +163,7 @@ type newNightView struct {
 
 // nightFormView reads a night's form as typed, to show it again.
 func (s *Server) nightFormView(r *http.Request, p Page) newNightView {
-	return newNightView{Page: p, Action: "/nights", Date: r.PostFormValue("date"), Time: r.PostFormValue("time"),
+	return newNightView{Page: p, Action: s.path("/nights"), Date: r.PostFormValue("date"), Time: r.PostFormValue("time"),
 		Place: strings.TrimSpace(r.PostFormValue("place")), Tables: r.PostFormValue("tables"), PerTable: r.PostFormValue("per_table"),
 		Note: r.PostFormValue("note")}
 }
@@ -186,7 +186,7 @@ func (s *Server) nightForm(v newNightView) (club.NightForm, error) {
 func (s *Server) newNightForm(w http.ResponseWriter, r *http.Request) {
 	p := s.page(r)
 	p.Title = p.T("nights.new")
-	s.render(w, "night_new", newNightView{Page: p, Action: "/nights", Time: "19:00", Tables: "1", PerTable: "10"})
+	s.render(w, "night_new", newNightView{Page: p, Action: s.path("/nights"), Time: "19:00", Tables: "1", PerTable: "10"})
 }
 
 // createNight reads the date and start time in the club's time zone.
@@ -198,7 +198,7 @@ func (s *Server) createNight(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		var n *club.ClubNight
 		if n, err = s.svc.Nights.Create(r.Context(), currentUser(r), f); err == nil {
-			http.Redirect(w, r, fmt.Sprintf("/nights/%d", n.ID), http.StatusSeeOther)
+			s.redirect(w, r, fmt.Sprintf("/nights/%d", n.ID))
 			return
 		}
 	}
@@ -226,7 +226,7 @@ func (s *Server) nightsICS(w http.ResponseWriter, r *http.Request) {
 	stamp := s.now().UTC().Format("20060102T150405Z")
 	for _, n := range list {
 		b.WriteString("BEGIN:VEVENT\r\n")
-		fmt.Fprintf(&b, "UID:night-%d@mafiaclub\r\nDTSTAMP:%s\r\n", n.ID, stamp)
+		fmt.Fprintf(&b, "UID:night-%d@%s\r\nDTSTAMP:%s\r\n", n.ID, s.icsDomain(), stamp)
 		fmt.Fprintf(&b, "DTSTART:%s\r\nDTEND:%s\r\n", n.StartsAt.UTC().Format("20060102T150405Z"), n.StartsAt.Add(4*time.Hour).UTC().Format("20060102T150405Z"))
 		summary := p.SiteName + ": " + p.T("nights.summary")
 		if n.IsCancelled() {
@@ -243,6 +243,16 @@ func (s *Server) nightsICS(w http.ResponseWriter, r *http.Request) {
 	}
 	b.WriteString("END:VCALENDAR\r\n")
 	w.Write([]byte(b.String()))
+}
+
+// icsDomain is the right-hand side of the club nights' UIDs: "mafiaclub" for the club at the root, as it has always
+// been, and SLUG.mafiaclub for a club under a prefix, so that a calendar that follows two clubs of one
+// installation keeps their nights apart (a UID is unique across calendars, RFC 5545 §3.8.4.7).
+func (s *Server) icsDomain() string {
+	if s.Base == "" {
+		return "mafiaclub"
+	}
+	return strings.TrimPrefix(s.cookieName(""), "_") + ".mafiaclub"
 }
 
 func icsEscape(s string) string {

@@ -104,7 +104,7 @@ func (s *Server) noticesRead(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	http.Redirect(w, r, "/me/notices", http.StatusSeeOther)
+	s.redirect(w, r, "/me/notices")
 }
 
 func (s *Server) setEmail(w http.ResponseWriter, r *http.Request) {
@@ -112,7 +112,7 @@ func (s *Server) setEmail(w http.ResponseWriter, r *http.Request) {
 	err := s.svc.Notices.SetEmail(r.Context(), currentUser(r), f)
 	switch club.ErrorCode(err) {
 	case "":
-		http.Redirect(w, r, "/me/notices", http.StatusSeeOther)
+		s.redirect(w, r, "/me/notices")
 	case club.Invalid:
 		s.renderNotices(w, r, http.StatusBadRequest, s.errorText(s.page(r).Lang, err))
 	default:
@@ -135,7 +135,7 @@ func (s *Server) editNightForm(w http.ResponseWriter, r *http.Request) {
 	p := s.page(r)
 	p.Title = p.T("nights.edit")
 	local := n.StartsAt.In(s.zone())
-	s.render(w, "night_new", newNightView{Page: p, Action: fmt.Sprintf("/nights/%d/edit", id), Editing: true,
+	s.render(w, "night_new", newNightView{Page: p, Action: s.path(fmt.Sprintf("/nights/%d/edit", id)), Editing: true,
 		Date: local.Format("2006-01-02"), Time: local.Format("15:04"), Place: n.Place, Note: n.Note,
 		Tables: strconv.Itoa(n.Tables), PerTable: strconv.Itoa(n.PerTable)})
 }
@@ -150,11 +150,11 @@ func (s *Server) editNight(w http.ResponseWriter, r *http.Request) {
 	p := s.page(r)
 	p.Title = p.T("nights.edit")
 	v := s.nightFormView(r, p)
-	v.Action, v.Editing = fmt.Sprintf("/nights/%d/edit", id), true
+	v.Action, v.Editing = s.path(fmt.Sprintf("/nights/%d/edit", id)), true
 	f, err := s.nightForm(v)
 	if err == nil {
 		if _, err = s.svc.Nights.Edit(r.Context(), currentUser(r), id, f); err == nil {
-			http.Redirect(w, r, fmt.Sprintf("/nights/%d", id), http.StatusSeeOther)
+			s.redirect(w, r, fmt.Sprintf("/nights/%d", id))
 			return
 		}
 	}
@@ -235,7 +235,7 @@ func (s *Server) setStrikeRule(w http.ResponseWriter, r *http.Request) {
 	}
 	switch club.ErrorCode(err) {
 	case "":
-		http.Redirect(w, r, "/admin/strikes", http.StatusSeeOther)
+		s.redirect(w, r, "/admin/strikes")
 	case club.Invalid:
 		s.renderStrikes(w, r, http.StatusBadRequest, s.errorText(s.page(r).Lang, err))
 	default:

@@ -24,7 +24,9 @@ type Page struct {
 	Path   string
 	// Club is the club's identity (shared: never changed by a page) and SiteName its name in the page's language,
 	// or the catalogue's "site.name" for a club without one: every page's title and header say it.
-	Club     *club.Club
+	Club *club.Club
+	// Platform: this is the installation's own site with other clubs to look after (/admin/clubs, for its admins).
+	Platform bool
 	SiteName string
 	cat      Catalog
 	zone     *time.Location
@@ -70,8 +72,9 @@ func (s *Server) page(r *http.Request) Page {
 	if u != nil {
 		lang = u.Lang
 	}
-	p := Page{Lang: pickLang(r, lang), Langs: Languages, User: u, Path: r.URL.RequestURI(), cat: s.Catalog, zone: s.zone()}
+	p := Page{Lang: s.pickLang(r, lang), Langs: Languages, User: u, Path: r.URL.RequestURI(), cat: s.Catalog, zone: s.zone()}
 	p.Club = s.clubOf(r.Context())
+	p.Platform = s.Platform != nil
 	if p.SiteName = p.Club.NameIn(p.Lang); p.SiteName == "" {
 		p.SiteName = p.T("site.name")
 	}
@@ -113,17 +116,22 @@ func formatPoints(h int) string { return hostview.Points(h) }
 
 func urlQueryEscape(s string) string { return url.QueryEscape(s) }
 
-// safeNext keeps a post-login redirect on this site: a path with no scheme, no host, no backslash and no control
-// character (browsers drop tabs and newlines, which would turn "/\t/evil" into "//evil").
-func safeNext(next string) string {
+// safeNext keeps a post-login redirect on this club's site: a path with no scheme, no host, no backslash and no
+// control character (browsers drop tabs and newlines, which would turn "/\t/evil" into "//evil"), under Base (a
+// next names the whole path, "/c/x/games/12", as the pages write it); anything else is the club's front door.
+func (s *Server) safeNext(next string) string {
+	home := s.path("/") // the front door, which shows each role its own
 	for _, c := range next {
 		if c < 0x20 || c == 0x7f || c == '\\' {
-			return "/"
+			return home
 		}
 	}
 	u, err := url.Parse(next)
 	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") {
-		return "/" // the front door, which shows each role its own
+		return home
+	}
+	if s.Base != "" && next != s.Base && !strings.HasPrefix(next, s.Base+"/") && !strings.HasPrefix(next, s.Base+"?") {
+		return home // another club's page, or the root's
 	}
 	return next
 }

@@ -128,9 +128,9 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 			q.Set("page", strconv.Itoa(n))
 		}
 		if len(q) == 0 {
-			return fmt.Sprintf("/players/%d#player-games", id)
+			return s.path(fmt.Sprintf("/players/%d#player-games", id))
 		}
-		return fmt.Sprintf("/players/%d?%s#player-games", id, q.Encode())
+		return s.path(fmt.Sprintf("/players/%d?%s#player-games", id, q.Encode()))
 	}
 	if v.GamesPage > 1 {
 		v.GamesPrev = pageURL(v.GamesPage - 1)

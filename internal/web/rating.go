@@ -178,11 +178,11 @@ func (s *Server) ratingPage(w http.ResponseWriter, r *http.Request) {
 	v.Query = vals.Encode()
 	if res.Page > 1 {
 		vals.Set("page", strconv.Itoa(res.Page-1))
-		v.Prev = "/rating?" + vals.Encode()
+		v.Prev = s.path("/rating?" + vals.Encode())
 	}
 	if res.Page < res.Pages {
 		vals.Set("page", strconv.Itoa(res.Page+1))
-		v.Next = "/rating?" + vals.Encode()
+		v.Next = s.path("/rating?" + vals.Encode())
 	}
 	for _, role := range club.RatingRoles {
 		v.RoleNames = append(v.RoleNames, p.T("role."+role))

@@ -107,7 +107,7 @@ func (s *Server) correctSeats(w http.ResponseWriter, r *http.Request) {
 		st, err := s.svc.Games.CorrectSeats(r.Context(), u, id, version, fixes, v.Reason)
 		if err == nil {
 			s.Live.Publish(st.Game.ID, st.Game.Version) // the host's other devices reload, the live pages follow
-			http.Redirect(w, r, fmt.Sprintf("/games/%d", id), http.StatusSeeOther)
+			s.redirect(w, r, fmt.Sprintf("/games/%d", id))
 			return
 		}
 		s.refuseSeats(w, r, v, st, err)

@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,17 +44,21 @@ const (
 
 // Server is the site. It calls the club's services only; it never sees the store.
 type Server struct {
-	svc *club.Services
-	// Base is the club's path prefix on a platform of many clubs: "" for the installation's own club (or a club
-	// at a host name of its own), "/c/SLUG" for a club served under it (Platform). Every address the site makes
-	// carries it.
+	// Base is the path the club's site is mounted under: "" (the installation's own club, or a club on a host name
+	// of its own) or "/c/SLUG". The platform's router serves it with http.StripPrefix(Base, Handler()), so the
+	// routes and handlers see paths without it; every address the site writes (links, forms, redirects, the
+	// scripts' requests, the messages' links) carries it, and its cookies are its own (cookieName, cookiePath).
+	// Files under /static/ stay at the root, shared by every club. Set it before Handler is called.
 	Base string
+
 	// Platform is the installation's clubs for its platform admins (the own site's admins): /admin/clubs. Nil on a
 	// club's site and on an installation of one club that has none of it wired.
 	Platform PlatformAdmin
-	Catalog  Catalog
-	Cookies  CookieSecurity
-	Log      *slog.Logger
+
+	svc     *club.Services
+	Catalog Catalog
+	Cookies CookieSecurity
+	Log     *slog.Logger
 	// Live tells open pages that a game changed: the host's other devices and the spectators' streams, on this
 	// server and (with its transport) on the club's other servers.
 	Live *live.Hub
@@ -260,7 +265,10 @@ func (s *Server) parseTemplates() error {
 		if base == "layout" || strings.HasPrefix(base, "_") {
 			continue
 		}
-		t := template.New("layout.html").Funcs(funcs)
+		t := template.New("layout.html").Funcs(funcs).Funcs(template.FuncMap{
+			// base is the club's path prefix ("" or "/c/SLUG"): every address of a club's page starts with it
+			"base": func() string { return s.Base },
+		})
 		t, err := t.ParseFS(templateFS, "templates/layout.html", "templates/_*.html", name)
 		if err != nil {
 			return err
@@ -277,6 +285,10 @@ func (s *Server) CloseStreams() { s.closeStreams.Do(func() { close(s.streams) })
 // Handler returns the site with its middleware: the request's log line and metrics, recovery, security headers,
 // cross-origin protection for every state-changing request, and the session.
 func (s *Server) Handler() http.Handler {
+	return s.underBase(s.handler())
+}
+
+func (s *Server) handler() http.Handler {
 	mux := http.NewServeMux()
 	s.routes(mux)
 	return s.chain(s.routed(mux))
@@ -290,6 +302,77 @@ func (s *Server) chain(h http.Handler) http.Handler {
 	}))
 	return s.observe(s.recoverer(compress(securityHeaders(limitBodies(cop.Handler(s.session(h)))))))
 }
+
+// underBase answers, for a club under a path prefix, what the routes would answer with an address outside it: the
+// prefix itself (/c/x, which http.StripPrefix hands on as "") goes to its front door (/c/x/), and a path that the
+// routes' mux would clean (a doubled slash, a dot segment) goes to the cleaned path under the prefix (the mux's
+// own redirect would name the path without it, another club's or the root's).
+func (s *Server) underBase(next http.Handler) http.Handler {
+	if s.Base == "" {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.Path; p == "" || p[0] != '/' || cleanPath(p) != p {
+			to := s.path(cleanPath(p))
+			if r.URL.RawQuery != "" {
+				to += "?" + r.URL.RawQuery
+			}
+			w.Header().Set("Location", to)
+			code := http.StatusMovedPermanently
+			if r.Method != http.MethodGet && r.Method != http.MethodHead {
+				code = http.StatusPermanentRedirect
+			}
+			w.WriteHeader(code)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// cleanPath is the canonical form of a URL path as http.ServeMux makes it: rooted, no dot segments or doubled
+// slashes, a trailing slash kept.
+func cleanPath(p string) string {
+	if p == "" {
+		return "/"
+	}
+	if p[0] != '/' {
+		p = "/" + p
+	}
+	np := path.Clean(p)
+	if p[len(p)-1] == '/' && np != "/" {
+		np += "/"
+	}
+	return np
+}
+
+// path is an address of this club's site: p (a path from the root of the club's site, "/games/12") under Base.
+func (s *Server) path(p string) string { return s.Base + p }
+
+// redirect sends the browser to p, a path of this club's site ("/games/12"), under Base: every redirect of the
+// site's own goes through here (see 303: the answer to a form is a GET of the page).
+func (s *Server) redirect(w http.ResponseWriter, r *http.Request, p string) {
+	http.Redirect(w, r, s.path(p), http.StatusSeeOther)
+}
+
+// cookieName is the name of one of the site's cookies for this club: name itself for the club at the root ("",
+// as a single club's site has always named it), name_SLUG for a club under a prefix, so that the clubs on one
+// host name never read each other's (a root club's cookie, of path /, is sent to every club's pages too).
+func (s *Server) cookieName(name string) string {
+	if s.Base == "" {
+		return name
+	}
+	slug := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' {
+			return r
+		}
+		return '_'
+	}, strings.TrimPrefix(s.Base, "/c/"))
+	return name + "_" + slug
+}
+
+// cookiePath is the Path of a cookie the site sets for p, a path of the club's site: "/" for the whole site, under
+// Base, so that a club's cookies are sent to its own pages only.
+func (s *Server) cookiePath(p string) string { return s.path(p) }
 
 // limitBodies bounds every request body, so that nobody can make the server read or spool an endless upload:
 // 16 MB for game imports, 2 MB for a profile with its photo, 1 MB for anything else.
@@ -326,7 +409,7 @@ func (s *Server) recoverer(next http.Handler) http.Handler {
 					panic(v)
 				}
 				s.Log.Error("panic", "path", r.URL.Path, "value", v)
-				http.Error(w, s.Catalog.T(pickLang(r, ""), "error.internal"), http.StatusInternalServerError)
+				http.Error(w, s.Catalog.T(s.pickLang(r, ""), "error.internal"), http.StatusInternalServerError)
 			}
 		}()
 		next.ServeHTTP(w, r)
@@ -340,7 +423,7 @@ const userKey ctxKey = 1
 // session loads the logged-in account, if any, into the request's context.
 func (s *Server) session(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if c, err := r.Cookie(sessionCookie); err == nil && c.Value != "" {
+		if c, err := r.Cookie(s.cookieName(sessionCookie)); err == nil && c.Value != "" {
 			if u, err := s.svc.Accounts.Session(r.Context(), c.Value); err == nil {
 				r = r.WithContext(context.WithValue(r.Context(), userKey, u))
 			}
@@ -377,23 +460,23 @@ func (s *Server) secureCookie(r *http.Request) bool {
 
 // setSession gives the browser a session's token in an HttpOnly, SameSite=Lax cookie (Secure as configured).
 func (s *Server) setSession(w http.ResponseWriter, r *http.Request, token string) {
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: token, Path: "/", HttpOnly: true, Secure: s.secureCookie(r),
+	http.SetCookie(w, &http.Cookie{Name: s.cookieName(sessionCookie), Value: token, Path: s.cookiePath("/"), HttpOnly: true, Secure: s.secureCookie(r),
 		SameSite: http.SameSiteLaxMode, MaxAge: int(club.SessionTTL.Seconds())})
 }
 
 // sessionToken is the request's session token, "" when none.
-func sessionToken(r *http.Request) string {
-	if c, err := r.Cookie(sessionCookie); err == nil {
+func (s *Server) sessionToken(r *http.Request) string {
+	if c, err := r.Cookie(s.cookieName(sessionCookie)); err == nil {
 		return c.Value
 	}
 	return ""
 }
 
 func (s *Server) endSession(w http.ResponseWriter, r *http.Request) {
-	if err := s.svc.Accounts.Logout(r.Context(), sessionToken(r)); err != nil {
+	if err := s.svc.Accounts.Logout(r.Context(), s.sessionToken(r)); err != nil {
 		s.Log.Error("logout", "err", err)
 	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", HttpOnly: true, Secure: s.secureCookie(r),
+	http.SetCookie(w, &http.Cookie{Name: s.cookieName(sessionCookie), Value: "", Path: s.cookiePath("/"), HttpOnly: true, Secure: s.secureCookie(r),
 		SameSite: http.SameSiteLaxMode, MaxAge: -1})
 }
 
@@ -404,7 +487,7 @@ func (s *Server) require(role club.Role, h http.HandlerFunc) http.HandlerFunc {
 		u := currentUser(r)
 		if u == nil {
 			if r.Method == http.MethodGet {
-				http.Redirect(w, r, "/login?next="+urlQueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
+				s.redirect(w, r, "/login?next="+urlQueryEscape(s.path(r.URL.RequestURI())))
 				return
 			}
 			s.fail(w, r, club.Errorf(club.Unauthorized, "log in first"))

@@ -264,5 +264,5 @@ func (s *Server) deleteSummary(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	http.Redirect(w, r, "/admin/summaries", http.StatusSeeOther)
+	s.redirect(w, r, "/admin/summaries")
 }

@@ -128,12 +128,13 @@ func (s *Server) TelegramRender(ctx context.Context, m club.TelegramMessage) (st
 	return s.channelPost(ctx, m.Post)
 }
 
-// link is an address of the site for a message ("" when the site's public address is not set).
-func (s *Server) link(path string) string {
+// link is an address of the club's site for a message, PublicURL + Base + p ("" when the site's public address is
+// not set).
+func (s *Server) link(p string) string {
 	if s.PublicURL == "" {
 		return ""
 	}
-	return strings.TrimRight(s.PublicURL, "/") + path
+	return strings.TrimRight(s.PublicURL, "/") + s.path(p)
 }
 
 // channelPost writes a post of the club's channel from its key.
@@ -305,7 +306,7 @@ func (s *Server) telegramUnlink(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	http.Redirect(w, r, "/me/telegram", http.StatusSeeOther)
+	s.redirect(w, r, "/me/telegram")
 }
 
 // postWhat says in words which channel post a key names ("night:3": the club night 3's announcement; "round:T:R":
@@ -383,7 +384,7 @@ func (s *Server) saveAdminTelegram(w http.ResponseWriter, r *http.Request) {
 	err := s.svc.Telegram.SetSettings(r.Context(), currentUser(r), f)
 	switch club.ErrorCode(err) {
 	case "":
-		http.Redirect(w, r, "/admin/telegram?saved=1", http.StatusSeeOther)
+		s.redirect(w, r, "/admin/telegram?saved=1")
 	case club.Invalid:
 		s.renderAdminTelegram(w, r, http.StatusBadRequest, s.errorText(s.page(r).Lang, err), false)
 	default:

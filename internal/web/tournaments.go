@@ -60,7 +60,7 @@ func (s *Server) createTournament(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	http.Redirect(w, r, fmt.Sprintf("/tournaments/%d", t.ID), http.StatusSeeOther)
+	s.redirect(w, r, fmt.Sprintf("/tournaments/%d", t.ID))
 }
 
 type slotView struct {
@@ -405,7 +405,7 @@ func (s *Server) tournamentAction(w http.ResponseWriter, r *http.Request) {
 		g, err = tours.StartGame(ctx, u, id, f.Stage, f.Round, f.Table, nil)
 		if err == nil {
 			s.Live.Publish(g.ID, g.Version) // the live pages list it
-			http.Redirect(w, r, fmt.Sprintf("/games/%d", g.ID), http.StatusSeeOther)
+			s.redirect(w, r, fmt.Sprintf("/games/%d", g.ID))
 			return
 		}
 	default:
@@ -413,7 +413,7 @@ func (s *Server) tournamentAction(w http.ResponseWriter, r *http.Request) {
 	}
 	switch club.ErrorCode(err) {
 	case "":
-		http.Redirect(w, r, fmt.Sprintf("/tournaments/%d", id), http.StatusSeeOther)
+		s.redirect(w, r, fmt.Sprintf("/tournaments/%d", id))
 	case club.Invalid, club.Conflict:
 		s.renderTournament(w, r, status(club.ErrorCode(err)), s.errorText(s.page(r).Lang, err))
 	default:
@@ -470,7 +470,7 @@ func (s *Server) backToRecord(w http.ResponseWriter, r *http.Request, id int64, 
 		s.fail(w, r, err)
 		return
 	}
-	http.Redirect(w, r, fmt.Sprintf("/history/%d", id), http.StatusSeeOther)
+	s.redirect(w, r, fmt.Sprintf("/history/%d", id))
 }
 
 // drawnStandings are a tournament's standings as its page shows them: each stage's, in the overview's order, and

@@ -2,6 +2,11 @@
 // Every page works without it. The host page has its own (host.js).
 (function () {
   'use strict';
+  // the club's path prefix ("" or "/c/SLUG"): the clubs on one host name share the browser's storage, so what this
+  // script and the host page keep is named for the club (its games, its pages, its account), and a logout here
+  // forgets this club's only
+  var base = document.body.getAttribute('data-base') || '';
+  var PAGES = 'mafiaclub-pages' + base;
 
   // Confirmation before destructive actions (a form's, or the chosen option's own: what removing that player will
   // do). A page that sends a form stops listening for live updates: the answer to its own action is on its way.
@@ -38,14 +43,14 @@
   function games(f) {
     if (!window.indexedDB) { f(null); return; }
     var open = function () {
-      var req = indexedDB.open('mafiaclub', 1);
+      var req = indexedDB.open('mafiaclub' + base, 1);
       req.onupgradeneeded = function () { req.result.createObjectStore('games', { keyPath: 'game' }); };
       req.onerror = function () { f(null); };
       req.onsuccess = function () { f(req.result); };
     };
     if (!indexedDB.databases) { open(); return; }
     indexedDB.databases().then(function (list) {
-      if (list.some(function (d) { return d.name === 'mafiaclub'; })) { open(); } else { f(null); }
+      if (list.some(function (d) { return d.name === 'mafiaclub' + base; })) { open(); } else { f(null); }
     }, open);
   }
   function unsaved(rec) { return !!(rec.ops && rec.ops.length); }
@@ -86,13 +91,15 @@
   // and its pages in the browser's other tabs hear of the logout (the "storage" event) and do the same. Other
   // accounts' games with actions not yet saved stay for their accounts.
   function forgetAccount(user) {
-    try { localStorage.setItem('mafiaclub:out', user); localStorage.removeItem('mafiaclub:out'); } catch (err) { /* no storage */ }
+    try { localStorage.setItem('mafiaclub:out' + base, user); localStorage.removeItem('mafiaclub:out' + base); } catch (err) { /* no storage */ }
     var here = window.mafiaclubHost && window.mafiaclubHost.forget ? window.mafiaclubHost.forget() : null;
     try { sessionStorage.clear(); } catch (err) { /* no storage */ }
-    var pages = window.caches ? caches.keys().then(function (keys) { return Promise.all(keys.map(function (k) { return caches.delete(k); })); }) : null;
+    // the club at the root forgets every cache but the other clubs' pages; a club under a prefix, its own pages
+    var ours = function (k) { return base ? k === PAGES : k.indexOf('mafiaclub-pages/') !== 0; };
+    var pages = window.caches ? caches.keys().then(function (keys) { return Promise.all(keys.filter(ours).map(function (k) { return caches.delete(k); })); }) : null;
     var kept = dropGames(function (rec) { return String(rec.user) === user || !unsaved(rec); });
     return Promise.all([here, kept, pages]).then(function () {
-      try { localStorage.setItem('mafiaclub:user', ''); } catch (err) { /* no storage */ } // nobody's: the next page forgets nothing more
+      try { localStorage.setItem('mafiaclub:user' + base, ''); } catch (err) { /* no storage */ } // nobody's: the next page forgets nothing more
     });
   }
 
@@ -104,11 +111,11 @@
   // A browser with no account noted yet (its first page of the site, or of this script) keeps its pages: they may be
   // the viewer's own, kept for a reload offline.
   try {
-    var was = localStorage.getItem('mafiaclub:user');
+    var was = localStorage.getItem('mafiaclub:user' + base);
     if (was !== me) {
-      if (was !== null && window.caches) { caches.delete('mafiaclub-pages'); }
+      if (was !== null && window.caches) { caches.delete(PAGES); }
       dropGames(function (rec) { return String(rec.user) !== me && !unsaved(rec); }).catch(function () { /* kept until the next page */ });
-      localStorage.setItem('mafiaclub:user', me);
+      localStorage.setItem('mafiaclub:user' + base, me);
     }
   } catch (err) { /* no storage: nothing kept either */ }
 

@@ -12,6 +12,7 @@
   if (!host || !inputEl) { return; }
   var input = JSON.parse(inputEl.textContent);
   var gameId = input.game;
+  var clubBase = document.body.getAttribute('data-base') || ''; // the club's path prefix ("" or "/c/SLUG"), before its every address and storage name
   var app = null; // the table app, once its engine runs
 
   // ---- timers and the plan (steps the host only times are walked through with "pass") ----
@@ -169,7 +170,7 @@
   var live = null, onVersion = [];
   function plainLive() {
     if (!window.EventSource || !input.live) { return; }
-    live = new EventSource('/games/' + gameId + '/live');
+    live = new EventSource(clubBase + '/games/' + gameId + '/live');
     onVersion.forEach(function (f) { live.addEventListener('version', f); });
     // the stream open again (the host logged in again, the server is back): what waits is sent
     live.onopen = function () { if (app) { pump(); } };
@@ -184,20 +185,20 @@
     if (app || submitting || +ev.data <= input.version) { return; }
     if (document.querySelector('.seatpick input:checked')) { document.getElementById('updated').hidden = false; return; }
     // a GET of the game, never a reload: the page may be the answer to a form, which a reload would send again
-    window.location.replace('/games/' + gameId);
+    window.location.replace(clubBase + '/games/' + gameId);
   });
   window.addEventListener('pagehide', function () { if (live) { live.close(); } });
   // a page the browser kept in its back-forward cache shows the game as it was, its stream closed, and (drawn by
   // the engine) forms with no version for a plain post: the game is loaded again
-  window.addEventListener('pageshow', function (e) { if (e.persisted) { window.location.replace('/games/' + gameId); } });
+  window.addEventListener('pageshow', function (e) { if (e.persisted) { window.location.replace(clubBase + '/games/' + gameId); } });
 
   bindPlan();
   bindRoles();
   plainLive();
   if ('serviceWorker' in navigator && input.live) {
     // the service worker keeps the game pages it serves; the first visit, before it serves any, keeps this one here
-    navigator.serviceWorker.register('/sw.js').then(function () {
-      if (!navigator.serviceWorker.controller && window.caches) { return caches.open('mafiaclub-pages').then(function (c) { return c.add(location.pathname); }); }
+    navigator.serviceWorker.register(clubBase + '/sw.js').then(function () {
+      if (!navigator.serviceWorker.controller && window.caches) { return caches.open('mafiaclub-pages' + clubBase).then(function (c) { return c.add(location.pathname); }); }
     }).catch(function () { /* no page for a reload offline */ });
   }
 
@@ -207,7 +208,7 @@
   var userId = +host.getAttribute('data-user');
   if (!input.live && window.indexedDB) {
     // a saved game needs nothing kept on this device (its record holds the roles): forget it
-    var del = indexedDB.open('mafiaclub', 1);
+    var del = indexedDB.open('mafiaclub' + clubBase, 1);
     del.onupgradeneeded = function () { del.result.createObjectStore('games', { keyPath: 'game' }); };
     del.onsuccess = function () { try { del.result.transaction('games', 'readwrite').objectStore('games').delete(gameId); } catch (err) { /* nothing kept */ } };
   }
@@ -261,7 +262,7 @@
   function db() {
     if (!dbp) {
       dbp = new Promise(function (resolve, reject) {
-        var req = indexedDB.open('mafiaclub', 1);
+        var req = indexedDB.open('mafiaclub' + clubBase, 1);
         req.onupgradeneeded = function () { req.result.createObjectStore('games', { keyPath: 'game' }); };
         req.onsuccess = function () { resolve(req.result); };
         req.onerror = function () { reject(req.error); };
@@ -313,7 +314,7 @@
     return writing;
   }
   window.addEventListener('storage', function (e) {
-    if (e.key === 'mafiaclub:out' && e.newValue === String(userId)) { forget(); }
+    if (e.key === 'mafiaclub:out' + clubBase && e.newValue === String(userId)) { forget(); }
   });
 
   // -- drawing: the page the engine drew is morphed into the old one; the seat or panel the host touched stays
@@ -688,7 +689,7 @@
   document.addEventListener('submit', function (e) {
     if (!app) { return; }
     var f = e.target;
-    var m = (f.getAttribute('action') || '').match(/^\/games\/\d+\/(act|undo|save|reopen|approve-extra)$/);
+    var m = ((f.getAttribute('action') || '').indexOf(clubBase + '/') === 0 ? f.getAttribute('action').slice(clubBase.length) : '').match(/^\/games\/\d+\/(act|undo|save|reopen|approve-extra)$/);
     if (!m) { return; }
     var confirmText = confirmOf(f);
     if (m[1] === 'act' || m[1] === 'undo') {
@@ -721,13 +722,13 @@
   // -- sending, in order, one at a time --
   function post(op, version) {
     var body = (op.undo ? 'confirm=yes' : op.form) + '&key=' + op.key + '&version=' + version;
-    return fetch('/games/' + gameId + (op.undo ? '/undo' : '/act'), {
+    return fetch(clubBase + '/games/' + gameId + (op.undo ? '/undo' : '/act'), {
       method: 'POST', credentials: 'same-origin', redirect: 'manual',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Accept': 'application/json' }, body: body
     });
   }
   function fetchState() {
-    return fetch('/games/' + gameId + '/state.json', { credentials: 'same-origin', headers: { 'Accept': 'application/json' }, cache: 'no-store', redirect: 'manual' })
+    return fetch(clubBase + '/games/' + gameId + '/state.json', { credentials: 'same-origin', headers: { 'Accept': 'application/json' }, cache: 'no-store', redirect: 'manual' })
       .then(function (res) {
         if (!res.ok) {
           var err = new Error('state ' + res.status);

@@ -1,10 +1,12 @@
 // mafiaclub's service worker: it keeps the host page, its script and its engine, so that a host who reloads the
 // page where the venue's network is dead can go on. The server prepends ASSETS, the files to keep (the engine's
-// address names its build, so a new build installs this worker again) and BUILD, which names them all.
+// address names its build, so a new build installs this worker again), BUILD, which names them all, and BASE, the
+// club's path prefix ("" or "/c/SLUG": the worker is served and registered under it, and keeps its club's pages).
 'use strict';
 const CACHE = 'mafiaclub-' + BUILD;
-const PAGES = 'mafiaclub-pages'; // the game pages visited, kept across builds (the page's own script fills it too)
-const PAGE = /^\/games\/\d+$/;
+// the game pages visited, kept across builds (the page's own script fills it too); one cache per club
+const PAGES = 'mafiaclub-pages' + BASE;
+const PAGE = new RegExp('^' + BASE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '/games/\\d+$');
 
 self.addEventListener('install', function (e) {
   e.waitUntil(caches.open(CACHE).then(function (c) { return c.addAll(ASSETS); }).then(function () { return self.skipWaiting(); }));
@@ -12,7 +14,7 @@ self.addEventListener('install', function (e) {
 
 self.addEventListener('activate', function (e) {
   e.waitUntil(caches.keys().then(function (keys) {
-    return Promise.all(keys.filter(function (k) { return k !== CACHE && k !== PAGES && k.indexOf('mafiaclub-') === 0; }).map(function (k) { return caches.delete(k); }));
+    return Promise.all(keys.filter(function (k) { return k !== CACHE && k.indexOf('mafiaclub-pages') !== 0 && k.indexOf('mafiaclub-') === 0; }).map(function (k) { return caches.delete(k); }));
   }).then(function () { return self.clients.claim(); }));
 });
 
