@@ -187,6 +187,7 @@ func (cs *clubSites) refresh(ctx context.Context) error {
 			errs = append(errs, fmt.Errorf("club %s: %w", t.Slug, err))
 			continue
 		}
+		site.ShareBounds(cs.own) // the installation's bounds on live streams hold for all its clubs together
 		if cs.engine != nil {
 			site.SetEngine(cs.engine)
 		}

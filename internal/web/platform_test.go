@@ -298,3 +298,24 @@ func TestPlatformAdminAddsClubs(t *testing.T) {
 		t.Errorf("a club's own admin on its site's /admin/clubs: %d, want 404 (only the installation's own site has it)", r.StatusCode)
 	}
 }
+
+// Every club's spectators count against the installation's bounds together (ShareBounds): a server's memory
+// stays bounded whatever the number of its clubs. Here the bound is 2 streams: one in each club, then a third in
+// either is refused.
+func TestClubsShareTheStreamBound(t *testing.T) {
+	tc := newTwoClubs(t, filepath.Join(t.TempDir(), "mafiaclub.db"))
+	tc.a.site.MaxStreams = 2
+	tc.b.site.ShareBounds(tc.a.site)
+	hostA, hostB := tc.a.login(club.DemoHostLogin, club.DemoHostPassword), tc.b.login(club.DemoHostLogin, club.DemoHostPassword)
+	idA, idB := tc.game(tc.a, hostA, "Alpha"), tc.game(tc.b, hostB, "Bravo")
+	one := openSSE(t, tc.a.srv.URL, fmt.Sprintf("/live/%d/events", idA))
+	defer one.close()
+	two := openSSE(t, tc.b.srv.URL, fmt.Sprintf("/live/%d/events", idB))
+	defer two.close()
+	for _, h := range []*harness{tc.a, tc.b} {
+		id := map[*harness]int64{tc.a: idA, tc.b: idB}[h]
+		if r := h.get(h.client(), fmt.Sprintf("/live/%d/events", id)); r.StatusCode != http.StatusServiceUnavailable {
+			t.Errorf("a third stream (%s): %d, want 503: the bound is the installation's", h.srv.URL, r.StatusCode)
+		}
+	}
+}

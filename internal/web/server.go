@@ -88,6 +88,9 @@ type Server struct {
 	// second device from following the game. 0: DefaultMaxHostStreams, DefaultMaxHostStreamsPerAccount.
 	MaxHostStreams, MaxHostStreamsPerAccount int
 	spectatorStreams, hostStreams            streamPool
+	// bounds is the site whose stream pools and bounds this one counts against (ShareBounds): the installation's
+	// own, on a platform of many clubs; nil: its own.
+	bounds *Server
 	// running counts the streams still running and their feeds' goroutines, for WaitStreams: a stream written to
 	// its connection is hijacked, and http.Server.Shutdown no longer waits for it.
 	running sync.WaitGroup
@@ -168,13 +171,33 @@ func (p *streamPool) give(holder string) {
 // streamSlot takes a place for a spectator's event stream from r's client (MaxStreams, MaxStreamsPerAddress); the
 // caller calls release when the stream ends.
 func (s *Server) streamSlot(r *http.Request) (release func(), err error) {
-	return s.slot(&s.spectatorStreams, s.clientAddr(r), orDefault(s.MaxStreams, DefaultMaxStreams), orDefault(s.MaxStreamsPerAddress, DefaultMaxStreamsPerAddress))
+	b := s.boundsOf()
+	return s.slot(&b.spectatorStreams, s.clientAddr(r), orDefault(b.MaxStreams, DefaultMaxStreams), orDefault(b.MaxStreamsPerAddress, DefaultMaxStreamsPerAddress))
 }
 
 // hostStreamSlot takes a place for a host's own stream of a game's versions (MaxHostStreams,
 // MaxHostStreamsPerAccount): a place of the hosts' pool, counted by account.
 func (s *Server) hostStreamSlot(u *club.User) (release func(), err error) {
-	return s.slot(&s.hostStreams, strconv.FormatInt(u.ID, 10), orDefault(s.MaxHostStreams, DefaultMaxHostStreams), orDefault(s.MaxHostStreamsPerAccount, DefaultMaxHostStreamsPerAccount))
+	b := s.boundsOf()
+	// an account is a club's: the same id in two clubs is two people, so the holder names the club too
+	return s.slot(&b.hostStreams, s.Base+"#"+strconv.FormatInt(u.ID, 10), orDefault(b.MaxHostStreams, DefaultMaxHostStreams), orDefault(b.MaxHostStreamsPerAccount, DefaultMaxHostStreamsPerAccount))
+}
+
+// ShareBounds makes this site's live streams count against own's pools and bounds (MaxStreams,
+// MaxStreamsPerAddress, MaxHostStreams, MaxHostStreamsPerAccount): on a platform of many clubs, every club's
+// spectators together are bounded as one server's are, so that a server's memory stays bounded whatever the
+// number of its clubs.
+func (s *Server) ShareBounds(own *Server) {
+	if own != s {
+		s.bounds = own
+	}
+}
+
+func (s *Server) boundsOf() *Server {
+	if s.bounds != nil {
+		return s.bounds
+	}
+	return s
 }
 
 // slot takes a place in pool for holder, counts it in the metrics and among the streams WaitStreams waits for.
