@@ -148,11 +148,13 @@ func (t *table) act() (took time.Duration, done bool, err error) {
 	if t.step >= len(t.script.steps) {
 		return 0, true, nil
 	}
-	form := url.Values{"version": {strconv.FormatInt(t.version, 10)}}
+	id := t.game.Load()
+	// the step's idempotency key, as the host page sends one: a step retried after a lost answer (a timeout) is
+	// recorded once, and answered as done
+	form := url.Values{"version": {strconv.FormatInt(t.version, 10)}, "key": {fmt.Sprintf("clubload-%d-%d-%d", t.n, id, t.step)}}
 	for k, v := range t.script.steps[t.step] {
 		form[k] = v
 	}
-	id := t.game.Load()
 	t0 := time.Now()
 	code, _, err := t.host.post(fmt.Sprintf("/games/%d/act", id), form)
 	took = time.Since(t0)
@@ -362,6 +364,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		refused++
 		mu.Unlock()
 	}
+	cpuStart := totalCPU(pidList)
 	began := time.Now()
 	end := began.Add(*duration)
 	var wg sync.WaitGroup
@@ -370,14 +373,17 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		go func() {
 			defer wg.Done()
 			next := began.Add(time.Duration(int64(*pace) * int64(i) / int64(len(all))))
-			for ; next.Before(end); next = next.Add(*pace) {
+			// behind the pace (a slow answer), the table acts at once, and stops at the end whatever it owes
+			for ; next.Before(end) && time.Now().Before(end); next = next.Add(*pace) {
 				time.Sleep(time.Until(next))
 				at := time.Now()
 				took, done, err := t.act()
-				if done || err != nil {
-					if err != nil {
-						note(err)
-					} else if err := t.save(); err != nil {
+				if err != nil {
+					note(err) // the same step again at the table's next turn
+					continue
+				}
+				if done {
+					if err := t.save(); err != nil {
 						note(err)
 					} else {
 						mu.Lock()
@@ -408,6 +414,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	wg.Wait()
 	played := time.Since(began)
+	cpu := totalCPU(pidList) - cpuStart
 	rssEnd := totalRSS(pidList)
 	time.Sleep(5 * time.Second) // the last frames on their way
 	close(stop)
@@ -447,6 +454,10 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	if len(pidList) > 0 {
 		fmt.Fprintf(stdout, "servers' memory (RSS, all of -pids): %.0f MiB at the start, %.0f MiB with the games, %.0f MiB with the spectators, %.0f MiB at the end\n",
 			mib(rssStart), mib(rssGames), mib(rssSpecs), mib(rssEnd))
+	}
+	if len(pidList) > 0 {
+		fmt.Fprintf(stdout, "servers' CPU while played: %.1f s (%.2f of a core), %.2f ms per action\n",
+			cpu.Seconds(), cpu.Seconds()/played.Seconds(), ms(cpu)/float64(max(len(acts), 1)))
 	}
 	fmt.Fprintf(stdout, "load average at the end: %s\n", loadAvg())
 	for _, e := range errs {
@@ -496,6 +507,27 @@ func pct(d []time.Duration, p int) time.Duration {
 	}
 	i := (len(d)*p + 99) / 100
 	return d[min(max(i-1, 0), len(d)-1)]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// totalCPU is the user and system time the processes have used (Linux: /proc/PID/stat, in clock ticks of 10 ms).
+func totalCPU(pids []int) time.Duration {
+	var t time.Duration
+	for _, p := range pids {
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
+		if err != nil {
+			continue
+		}
+		s := string(data)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]) // after the command's name: state is f[0], utime f[11]
+		if len(f) > 12 {
+			u, _ := strconv.ParseInt(f[11], 10, 64)
+			k, _ := strconv.ParseInt(f[12], 10, 64)
+			t += time.Duration(u+k) * 10 * time.Millisecond
+		}
+	}
+	return t
 }
 
 func msOf(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
