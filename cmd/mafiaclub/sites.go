@@ -88,11 +88,31 @@ func dsnIfTenant(dsn, slug string) string {
 	return dsn
 }
 
+// tenantPool bounds the PostgreSQL pool of each of an installation's other clubs on each server (the own club's
+// keeps sqlstore.PostgresPool, 16), and tenantIdle closes its idle connections sooner: the connections PostgreSQL
+// counts are every club's pool's on every server (and the server's bus of live updates, two in all), so 100 clubs
+// on two servers held up to 100 × 2 × 16 = 3,200, where a club's ten live tables at a real pace keep one or two busy
+// (docs/federation.md has the figures).
+const (
+	tenantPool = 4
+	tenantIdle = time.Minute
+)
+
+// openTenantStore opens (and migrates) a registered club's store with its pool bounded (tenantPool).
+func openTenantStore(ctx context.Context, plat *platform.Platform, slug string) (*sqlstore.DB, error) {
+	db, err := plat.Open(ctx, slug)
+	if err != nil {
+		return nil, err
+	}
+	db.LimitPool(tenantPool, tenantIdle)
+	return db, nil
+}
+
 // openTenant opens a registered club's store and builds its services and site, running what works beside them
 // (startClub); stop stops them and closes the store.
 func openTenant(ctx context.Context, plat *platform.Platform, t club.Tenant, c *config, bus *live.PGBus, zone *time.Location,
 	trusted []netip.Prefix, log *slog.Logger) (*web.Server, func(), error) {
-	db, err := plat.Open(ctx, t.Slug)
+	db, err := openTenantStore(ctx, plat, t.Slug)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -660,3 +660,20 @@ func (t *table) extraPoints() (Action, bool) {
 	nx := g.Next()
 	return t.act(t.waits(&nx)+t.between(20, 60), events...), true
 }
+
+// Play plays a whole game of rules at random through the engine's plan, with the rule set's default options and
+// roles[i] at seat i+1, and returns its actions in order: a host's valid game, for a load tool to replay through
+// the site's forms (cmd/clubload). The same rng gives the same game.
+func Play(rng *rand.Rand, rules string, roles []mafia.Role) ([]Action, error) {
+	g, err := play(rng, rules, nil, roles, Style{})
+	if err != nil {
+		return nil, err
+	}
+	return g.actions, nil
+}
+
+// Deal deals the roles of a table of n at rules at random, as the demo's live game deals them.
+func Deal(rng *rand.Rand, rules string, n int) []mafia.Role {
+	roles, _ := dealDemo(rng, rules, n)
+	return roles
+}

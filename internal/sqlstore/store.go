@@ -123,9 +123,9 @@ func openPostgresNoMigrate(ctx context.Context, dsn string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.SetMaxOpenConns(16)
-	p.SetMaxIdleConns(16)
-	p.SetConnMaxIdleTime(5 * time.Minute)
+	p.SetMaxOpenConns(PostgresPool)
+	p.SetMaxIdleConns(PostgresPool)
+	p.SetConnMaxIdleTime(PoolIdle)
 	db := &DB{w: dbh{p, postgres, nil}, dialect: "postgres"}
 	db.r = db.w
 	if err := p.PingContext(ctx); err != nil {
@@ -134,6 +134,29 @@ func openPostgresNoMigrate(ctx context.Context, dsn string) (*DB, error) {
 	}
 	return db, nil
 }
+
+// PostgresPool is a PostgreSQL store's pool as Open makes it: at most this many connections, kept idle up to
+// PoolIdle.
+const (
+	PostgresPool = 16
+	PoolIdle     = 5 * time.Minute
+)
+
+// LimitPool bounds a PostgreSQL store's pool to at most n connections (n >= 1), idle ones closed after idle: an
+// installation of many clubs opens one store per club on every server, and PostgreSQL's connections are counted
+// over all of them (docs/federation.md). SQLite's handles are left as they are (one writer, a few readers, no
+// server's connections to count).
+func (db *DB) LimitPool(n int, idle time.Duration) {
+	if db.dialect != "postgres" || n < 1 {
+		return
+	}
+	db.w.db.SetMaxOpenConns(n)
+	db.w.db.SetMaxIdleConns(n)
+	db.w.db.SetConnMaxIdleTime(idle)
+}
+
+// PoolStats is the store's PostgreSQL pool as database/sql counts it (the SQLite writer's on SQLite).
+func (db *DB) PoolStats() sql.DBStats { return db.w.db.Stats() }
 
 // Close closes the database.
 func (db *DB) Close() error {

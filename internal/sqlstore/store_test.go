@@ -188,3 +188,28 @@ func TestNicknameChangeRaisesRatingVersion(t *testing.T) {
 		t.Errorf("the ratings' version stayed %d after a nickname change", after)
 	}
 }
+
+// TestPostgresLimitPool: a store whose pool is bounded (a club's of many on one installation) never holds more
+// PostgreSQL connections than the bound, however many queries come at once: they wait for one instead.
+func TestPostgresLimitPool(t *testing.T) {
+	db := postgresStore(t)
+	db.LimitPool(2, time.Minute)
+	var wg sync.WaitGroup
+	for range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := db.r.db.ExecContext(context.Background(), `SELECT pg_sleep(0.1)`); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	st := db.PoolStats()
+	if st.MaxOpenConnections != 2 || st.OpenConnections > 2 || st.WaitCount == 0 {
+		t.Fatalf("the pool: at most %d, %d open, %d waits; want at most 2 open and the others waiting", st.MaxOpenConnections, st.OpenConnections, st.WaitCount)
+	}
+	if n := PostgresPool; n != 16 {
+		t.Fatalf("an installation's own store's pool is %d, want 16 as before", n)
+	}
+}
