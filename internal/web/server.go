@@ -340,12 +340,7 @@ func (s *Server) underBase(next http.Handler) http.Handler {
 			if r.URL.RawQuery != "" {
 				to += "?" + r.URL.RawQuery
 			}
-			w.Header().Set("Location", to)
-			code := http.StatusMovedPermanently
-			if r.Method != http.MethodGet && r.Method != http.MethodHead {
-				code = http.StatusPermanentRedirect
-			}
-			w.WriteHeader(code)
+			http.Redirect(w, r, to, http.StatusPermanentRedirect) // 308, as the platform's router answers /c/SLUG: a form's post stays a post
 			return
 		}
 		next.ServeHTTP(w, r)
