@@ -1191,6 +1191,71 @@ func TestE2EHostAppDrawsAhead(t *testing.T) {
 	}
 }
 
+// TestE2EHostAppTapLeavesItsFrameAlone: a tap drawn ahead does its work at the finger's touch and leaves the
+// frame that shows it to the page. A speech's clock ticking between the touch and the click does not make the
+// comparison made at the touch stale (before, a third of a speech's taps compared the page again in the tap); the
+// engine (the worker's thread) takes the action only after the tap's frame; and a page scrolled between the touch
+// and the click keeps the touched seat where the host sees it then (the seat's place read at the touch is not used).
+func TestE2EHostAppTapLeavesItsFrameAlone(t *testing.T) {
+	b := startAppTest(t).open()
+	b.finger = 80 * time.Millisecond
+	ahead := func(what string) {
+		t.Helper()
+		b.until(what+": drawn ahead", `document.getElementById('host').getAttribute('data-ahead') === 'done'`, 20*time.Second)
+	}
+	ahead("wake the city")
+	b.tap("wake the city", "#act-day")
+	ahead("next speaker")
+	b.tap("next speaker", "#act-speech")
+	b.until("the speech's timer runs", `document.getElementById('clock').textContent === '0:58'`, 5*time.Second)
+	ahead("the next speaker")
+	// the order of the tap's frame and the engine's taking of the action, as the page's thread sees them
+	eval[bool](b.hostBrowser, `(() => { window.__order = [];
+	  const post = Worker.prototype.postMessage;
+	  Worker.prototype.postMessage = function (m) { if (m && m.fn === 'act') { window.__order.push('engine'); } return post.apply(this, arguments); };
+	  document.addEventListener('click', () => requestAnimationFrame(() => window.__order.push('frame')), { capture: true, once: true });
+	  return true; })()`)
+	// the finger down on "next speaker", held until the clock has ticked, then lifted
+	v := b.version()
+	at := eval[[]float64](b.hostBrowser, `(() => { const r = document.querySelector('#act-speech').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`)
+	opts := []chromedp.MouseOption{chromedp.ButtonType(input.MouseButtonLeft), chromedp.ClickCount(1)}
+	clock := eval[string](b.hostBrowser, `document.getElementById('clock').textContent`)
+	b.do("next speaker: down", chromedp.MouseEvent(chromedp.MousePressed, at[0], at[1], opts...))
+	b.until("the clock ticks under the finger", fmt.Sprintf(`document.getElementById('clock').textContent !== %q`, clock), 3*time.Second)
+	b.do("next speaker: up", chromedp.MouseEvent(chromedp.MouseReleased, at[0], at[1], opts...))
+	b.until("next speaker drawn", fmt.Sprintf(`+document.getElementById('game').dataset.version === %d`, v+1), 5*time.Second)
+	b.until("the tap measured", `window.mafiaclubTapParts.length === 3 && window.__order.length === 2`, 5*time.Second)
+	if planned, ahead := eval[bool](b.hostBrowser, `window.mafiaclubTapParts.at(-1).planned`), eval[bool](b.hostBrowser, `window.mafiaclubTapParts.at(-1).ahead`); !planned || !ahead {
+		t.Errorf("a tap whose clock ticked between the touch and the click: planned %v, drawn ahead %v; want both (the tap compared the page again)", planned, ahead)
+	}
+	if order := eval[[]string](b.hostBrowser, `window.__order`); order[0] != "frame" {
+		t.Errorf("the tap's frame and the engine's taking of the action came in the order %v; want the frame first", order)
+	}
+	b.until("saved", `mafiaclubHost.pending() === 0`, 10*time.Second)
+	// the page scrolled between the touch and the click: the seat touched stays where it is after the scroll
+	ahead("a foul")
+	const seat = `#seat-8`
+	sel := seat + ` button[value=foul]`
+	if !eval[bool](b.hostBrowser, `document.scrollingElement.scrollHeight > innerHeight + 200`) {
+		t.Fatalf("the page does not scroll (%d px, the window %d px)", eval[int](b.hostBrowser, `document.scrollingElement.scrollHeight`), eval[int](b.hostBrowser, `innerHeight`))
+	}
+	eval[bool](b.hostBrowser, fmt.Sprintf(`(document.querySelector(%q).scrollIntoView({ block: 'center' }), true)`, sel))
+	v = b.version()
+	pos := fmt.Sprintf(`(() => { const r = document.querySelector(%q).getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`, sel)
+	at = eval[[]float64](b.hostBrowser, pos)
+	b.do("a foul: down", chromedp.MouseEvent(chromedp.MousePressed, at[0], at[1], opts...))
+	// scrolled as a page is (the host's other finger, a wheel): the browser tells of it in its next frame
+	evalAsync[bool](b.hostBrowser, `new Promise(done => { addEventListener('scroll', () => done(true), { once: true }); window.scrollBy(0, 60); })`)
+	at = eval[[]float64](b.hostBrowser, pos)
+	top := eval[float64](b.hostBrowser, fmt.Sprintf(`document.querySelector(%q).getBoundingClientRect().top`, seat))
+	b.do("a foul: up", chromedp.MouseEvent(chromedp.MouseReleased, at[0], at[1], opts...))
+	b.until("the foul drawn", fmt.Sprintf(`+document.getElementById('game').dataset.version === %d`, v+1), 5*time.Second)
+	evalAsync[bool](b.hostBrowser, `new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))`)
+	if now := eval[float64](b.hostBrowser, fmt.Sprintf(`document.querySelector(%q).getBoundingClientRect().top`, seat)); math.Abs(now-top) > 3 {
+		t.Errorf("the seat touched, the page scrolled before the click: %.0f px from the top before the click, %.0f after; want where it was", top, now)
+	}
+}
+
 // TestE2EKeptPageForgotten: a session can end without a logout (it expires, its cookie is
 // gone); the game's page the service worker kept for a reload offline, and the games the host's page kept in the
 // browser's storage, hold the roles, so the site's next page seen by nobody or another account makes the browser

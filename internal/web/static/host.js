@@ -42,7 +42,9 @@
     if (!cur || !clock) { return; }
     var left = remaining(cur.st);
     var s = Math.max(0, Math.ceil(left));
-    clock.textContent = Math.floor(s / 60) + ':' + ('0' + s % 60).slice(-2);
+    // written only when it differs (once a second, not at every tick)
+    var text = Math.floor(s / 60) + ':' + ('0' + s % 60).slice(-2);
+    if (clock.textContent !== text) { clock.textContent = text; }
     var started = cur.st.running || cur.st.used > 0;
     clock.classList.toggle('warn', started && left <= 10 && left > 0);
     clock.classList.toggle('over', started && left <= 0);
@@ -577,25 +579,52 @@
     }
   }
   // pageNow counts the changes made to the game's part of the page: a plan is applied only to the page it was
-  // made from
-  var pageGen = 0, changes = window.MutationObserver && new MutationObserver(function () { pageGen++; });
+  // made from. The timer's clock does not count: its ticks change nothing a plan reads or makes (a plan's step on
+  // the clock's text or class is put right by the tap's own bindPlan, which writes the clock as it then reads), and
+  // a speech's clock ticking between the touch and the click made a third of its taps compare again in the tap.
+  function clocked(m) {
+    var n = m.target.nodeType === 1 ? m.target : m.target.parentNode;
+    return !!n && n.id === 'clock';
+  }
+  function counted(records) {
+    for (var i = 0; i < records.length; i++) { if (!clocked(records[i])) { return true; } }
+    return false;
+  }
+  var pageGen = 0, changes = window.MutationObserver && new MutationObserver(function (records) { if (counted(records)) { pageGen++; } });
   if (changes && document.getElementById('game')) {
     changes.observe(document.getElementById('game'), { subtree: true, childList: true, attributes: true, characterData: true });
   }
   function pageNow() {
     if (!changes) { return -1; } // no way to tell: never planned ahead (-1 stands for "changed")
-    if (changes.takeRecords().length) { pageGen++; }
+    if (counted(changes.takeRecords())) { pageGen++; }
     return pageGen;
   }
+  // What the tap itself would read of the page is read at the touch too (touch): the form as it sends (FormData)
+  // and where the touched seat or panel is on the screen (a layout, under the press's new style). The tap uses them
+  // if it is the click of that touch on the page as it was: no change to the game's part of the page (pageNow), no
+  // field edited, no scroll in between; otherwise it reads them itself.
+  var touch = null, edits = 0;
+  ['input', 'change'].forEach(function (type) { document.addEventListener(type, function () { edits++; }, true); });
+  window.addEventListener('scroll', function () { touch = null; }, { capture: true, passive: true });
   document.addEventListener('pointerdown', function (e) {
+    touch = null;
     var b = e.target.closest && e.target.closest('button');
     var f = b && b.form;
     if (!app || !f || !document.getElementById('game').contains(f)) { return; }
     var m = (f.getAttribute('action') || '').match(/\/(act|undo)$/);
-    if (m) { holdAhead(); }
-    var r = m && ahead[actionKey(m[1], formOf(f, b))];
+    if (!m) { return; }
+    holdAhead();
+    var form = m[1] === 'undo' ? '' : formOf(f, b);
+    var r = ahead[actionKey(m[1], form)];
     if (r) { parse(r); }
+    touch = { b: b, f: f, form: form, anchor: anchorOf(b), gen: pageNow(), edits: edits };
   }, true);
+  // touched answers what the touch read, if the tap on submitter of f is its click on the same page
+  function touched(f, submitter) {
+    var t = touch;
+    touch = null;
+    return t && lastInput === 'pointer' && t.b === submitter && t.f === f && t.edits === edits && t.gen === pageNow() ? t : null;
+  }
   // timed fills an action's time in for the mark in a drawing made ahead
   function timed(r, at) {
     if (!r.page) { return { html: r.html.split(r.mark).join(at) }; }
@@ -632,8 +661,9 @@
     if (tapAt && tapAt <= t0 && t0 - tapAt < 1000) { t0 = tapAt; }
     tapAt = 0;
     var handled = performance.now() - t0; // the wait for the page's thread, and the click's way to this handler
-    var anchor = anchorOf(submitter || f);
-    var op = kind === 'undo' ? { key: newKey(), undo: true } : { key: newKey(), form: formOf(f, submitter), at: timeOf(Date.now()) };
+    var read = touched(f, submitter);
+    var anchor = read ? read.anchor : anchorOf(submitter || f);
+    var op = kind === 'undo' ? { key: newKey(), undo: true } : { key: newKey(), form: read ? read.form : formOf(f, submitter), at: timeOf(Date.now()) };
     var speech = f.elements.type && f.elements.type.value === 'speech';
     var drawn = ahead[actionKey(kind, op.form)] || null;
     dropAhead(); // drawn for the page as it was
@@ -656,7 +686,11 @@
     // untap takes op out of the tapped ones (into ops if the engine took it): true if it was still there
     function untap() { var i = tapped.indexOf(op); if (i >= 0) { tapped.splice(i, 1); } return i >= 0; }
     return exclusive(function () {
-      return (op.undo ? answer('undo', !!drawn) : answer('act', op.form, op.at, !!drawn)).then(function (r) {
+      // a tap shown at once has its frame first: the engine (another thread) takes the action after it, so that
+      // the tap's frame has the cores (a busy phone's, this machine's under load) to itself
+      return (drawn ? afterFrame() : Promise.resolve()).then(function () {
+        return op.undo ? answer('undo', !!drawn) : answer('act', op.form, op.at, !!drawn);
+      }).then(function (r) {
         var engineMs = performance.now() - t0, workerMs = lastCallMs;
         if (r.error) {
           untap();
@@ -955,6 +989,13 @@
   // first morph runs cold (the script's code and the DOM's bindings not yet compiled). The host's first tap morphed
   // in 19-35 ms here; warmed, in 6-11 ms (later taps: 1-4 ms). The copies are not in the page: nothing is laid out.
   function idle(f) { return (window.requestIdleCallback || setTimeout)(f); }
+  // afterFrame resolves after the next frame (or a tenth of a second: a hidden page has no frames)
+  function afterFrame() {
+    return new Promise(function (resolve) {
+      var t = setTimeout(resolve, 100);
+      requestAnimationFrame(function () { setTimeout(function () { clearTimeout(t); resolve(); }, 0); });
+    });
+  }
   function warm(i) {
     var seats = document.querySelectorAll('#seats > .seat');
     if (i + 1 >= seats.length) { return; }
