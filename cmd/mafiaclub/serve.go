@@ -235,7 +235,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	stopClub, err := startClub(site, c, bus, c.db, "", log)
+	stopClub, err := startClub(site, c, bus, c.db, "", "", log)
 	if err != nil {
 		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
 		return 2
@@ -248,8 +248,8 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	router := web.NewPlatform(site)
 	clubs := &clubSites{plat: plat, router: router, own: site, c: c, bus: bus, zone: zone, trusted: trusted, log: log, open: map[string]*clubSite{}}
 	if err := clubs.refresh(ctx); err != nil {
-		fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
-		return 1
+		// a club whose store cannot be opened is not served (and tried again every few seconds); the others are
+		log.Error("the installation's clubs", "err", err)
 	}
 	defer clubs.stop()
 	go clubs.watch(ctx, 5*time.Second)

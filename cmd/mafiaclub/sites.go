@@ -44,8 +44,9 @@ func newSite(svc *club.Services, c *config, trusted []netip.Prefix, log *slog.Lo
 // startClub runs what works for a club beside its pages until the returned function stops it: its reminders and
 // e-mail, its Telegram bot and sender, and, on PostgreSQL, its live updates across servers (on the club's own
 // channel of the server's bus, nil on SQLite). dsn is the club's store; slug is "" for the installation's own
-// club, whose Telegram token may come from the command line.
-func startClub(site *web.Server, c *config, bus *live.PGBus, dsn, slug string, log *slog.Logger) (stop func(), err error) {
+// club, whose Telegram token may come from the command line; host is a club's host name of its own, "" for none.
+// The links of a club's messages are -public-url's (or its own host name's) with the club's Base (web.Server.link).
+func startClub(site *web.Server, c *config, bus *live.PGBus, dsn, slug, host string, log *slog.Logger) (stop func(), err error) {
 	var stops []func()
 	stopAll := func() {
 		for i := len(stops) - 1; i >= 0; i-- {
@@ -60,8 +61,8 @@ func startClub(site *web.Server, c *config, bus *live.PGBus, dsn, slug string, l
 	tc := *c
 	if slug != "" {
 		tc.telegramToken = "" // a club's bot is its admin's to set (/admin/telegram); the flag is the own club's
-		if tc.publicURL != "" {
-			tc.publicURL += web.Prefix(slug)
+		if tc.publicURL != "" && host != "" {
+			tc.publicURL = "https://" + host // a club at a host name of its own is reached there
 		}
 	}
 	stopTelegram, err := startTelegram(site, &tc, log)
@@ -135,7 +136,7 @@ func openTenant(ctx context.Context, plat *platform.Platform, t club.Tenant, c *
 	if t.Host == "" {
 		site.Base = web.Prefix(t.Slug)
 	}
-	stop, err := startClub(site, c, bus, dsn, t.Slug, log.With("club", t.Slug))
+	stop, err := startClub(site, c, bus, dsn, t.Slug, t.Host, log.With("club", t.Slug))
 	if err != nil {
 		db.Close()
 		return nil, nil, err

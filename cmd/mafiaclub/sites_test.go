@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"os"
@@ -161,5 +162,36 @@ func TestTenantPoolBounded(t *testing.T) {
 	}
 	if got := own.PoolStats().MaxOpenConnections; got != sqlstore.PostgresPool {
 		t.Fatalf("the own store holds up to %d connections, want %d", got, sqlstore.PostgresPool)
+	}
+}
+
+// A club's messages link to its own pages: the installation's -public-url with the club's prefix added by the
+// site (web.Server.Base), never twice; a club at a host name of its own links there.
+func TestClubPublicURL(t *testing.T) {
+	ctx := context.Background()
+	db, err := sqlstore.Open(ctx, t.TempDir()+"/club.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	c := &config{publicURL: "https://fed.example.org", telegramAPI: "http://127.0.0.1:1", cookies: "auto"}
+	for _, tc := range []struct{ slug, host, base, want string }{
+		{"", "", "", "https://fed.example.org"},
+		{"edmonton", "", "/c/edmonton", "https://fed.example.org"},
+		{"calgary", "calgary.example.org", "", "https://calgary.example.org"},
+	} {
+		site, err := newSite(club.NewServices(db, club.NewClock(time.UTC, nil)), c, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		site.Base = tc.base
+		stop, err := startClub(site, c, nil, "", tc.slug, tc.host, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		stop()
+		if site.PublicURL != tc.want {
+			t.Errorf("club %q (host %q): PublicURL %q, want %q (the site adds its Base %q)", tc.slug, tc.host, site.PublicURL, tc.want, tc.base)
+		}
 	}
 }

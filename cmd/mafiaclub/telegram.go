@@ -42,7 +42,7 @@ func startTelegram(site *web.Server, c *config, log *slog.Logger) (stop func(), 
 	site.PublicURL = c.publicURL
 	runner := &telegram.Runner{Bot: &telegram.Bot{Svc: svc, Texts: site.TelegramTexts(), Log: log}, API: c.telegramAPI}
 	if c.telegramWebhook {
-		runner.Webhook = c.publicURL
+		runner.Webhook = c.publicURL + site.Base // a club under a prefix has its webhook there
 		site.TelegramWebhook = runner
 	}
 	sender := &notify.TelegramSender{Telegram: svc.Telegram, Render: site.TelegramRender, API: c.telegramAPI, Log: log}
