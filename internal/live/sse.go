@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -60,6 +61,11 @@ type Topic struct {
 	state atomic.Pointer[snapshot]
 	n     int
 	left  func(remaining int) // told when a client leaves
+
+	// The streams its fan-out writes (fanout.go), under mu: the list, and the fan-out's signals while it has any.
+	fast  []*Client
+	sweep chan struct{} // (1) a new frame to write
+	quit  chan struct{} // closed when the list is empty: the fan-out's goroutine ends
 }
 
 // snapshot is a topic's state as of its frame seq; never changed once stored.
@@ -82,6 +88,16 @@ type Client struct {
 	t     *Topic
 	seq   uint64 // the last frame sent to it
 	whole bool   // it holds no view: it must be sent the whole current frame
+
+	// A stream written by its topic's fan-out (fanout.go) has these; mu guards them and seq and whole.
+	mu   sync.Mutex
+	raw  syscall.RawConn // its connection, written without waiting
+	at   int             // its place in the topic's fast list
+	slow bool            // a write did not finish at once: its own goroutine writes it until it has caught up
+	dead bool            // it ended or a write failed: nothing more is written to it
+	pend []byte          // what the fan-out's write left unwritten, for its goroutine to write first
+	kick chan struct{}   // (1) the fan-out tells its goroutine that it is slow or dead
+	last time.Time       // its last write
 }
 
 // Publish makes f the current frame and sends it whole to every client.
@@ -105,8 +121,15 @@ func (t *Topic) PublishDelta(f, delta *Frame) {
 	}
 	next.wake = make(chan struct{})
 	t.state.Store(&next)
+	sweep := t.sweep
 	t.mu.Unlock()
 	close(old.wake) // every waiting client at once, outside the lock they do not need
+	if sweep != nil {
+		select { // the fan-out writes the streams it holds; one signal pending is enough, it writes the latest
+		case sweep <- struct{}{}:
+		default:
+		}
+	}
 }
 
 // Current returns the current frame, nil when none.
@@ -192,6 +215,7 @@ func (s Stream) Serve(w http.ResponseWriter, r *http.Request, t *Topic) {
 	// server that cannot hand its connection over (HTTP/2) writes through the response as before.
 	// HTTP/1.0 (a proxy's default towards its servers) has no chunks: it is written through the response too.
 	var out sink
+	var raw syscall.RawConn
 	if conn, brw, err := hijack(r, rc); err == nil {
 		defer conn.Close()
 		gone := make(chan struct{})
@@ -202,6 +226,7 @@ func (s Stream) Serve(w http.ResponseWriter, r *http.Request, t *Topic) {
 		}()
 		out = &connSink{conn: conn, dl: deadline{timeout: s.WriteTimeout}, gone: gone}
 		defer out.(*connSink).end()
+		raw = rawConn(conn)
 	} else {
 		out = &responseSink{w: w, rc: rc, dl: deadline{timeout: s.WriteTimeout}, gone: r.Context().Done()}
 	}
@@ -210,6 +235,10 @@ func (s Stream) Serve(w http.ResponseWriter, r *http.Request, t *Topic) {
 	// change per frame and client
 	tick := time.NewTicker(s.Heartbeat)
 	defer tick.Stop()
+	if raw != nil { // a plain connection: the topic's fan-out writes it (fanout.go)
+		s.serveFast(c, out.(*connSink), raw, tick)
+		return
+	}
 	var frames []*Frame
 	last := time.Now()
 	for {
@@ -277,12 +306,11 @@ type connSink struct {
 }
 
 func (s *connSink) frames(fs []*Frame, now time.Time) bool {
+	if len(fs) == 1 {
+		return s.write(fs[0].chunk, now)
+	}
 	if at, move := s.dl.due(now); move {
 		_ = s.conn.SetWriteDeadline(at)
-	}
-	if len(fs) == 1 {
-		_, err := s.conn.Write(fs[0].chunk)
-		return err == nil
 	}
 	s.bufs = s.bufs[:0]
 	for _, f := range fs {
@@ -290,6 +318,15 @@ func (s *connSink) frames(fs []*Frame, now time.Time) bool {
 	}
 	out := s.bufs // WriteTo consumes the copy, the scratch keeps its room
 	_, err := out.WriteTo(s.conn)
+	return err == nil
+}
+
+// write writes b (whole chunks) to the connection, waiting at most the write's deadline.
+func (s *connSink) write(b []byte, now time.Time) bool {
+	if at, move := s.dl.due(now); move {
+		_ = s.conn.SetWriteDeadline(at)
+	}
+	_, err := s.conn.Write(b)
 	return err == nil
 }
 
