@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // Accounts runs the accounts and the members: logging in and sessions, sign-ups, passwords, profiles and photos,
@@ -25,9 +24,11 @@ type Accounts struct {
 }
 
 func newAccounts(store Store, clock *Clock) *Accounts {
-	return &Accounts{store: store, clock: clock, throttle: newThrottle(),
-		dummy: "$argon2id$v=19$m=65536,t=3,p=2$c29tZXNhbHRzb21lc2FsdA$0d7oJ0G3C6Xq9Xh3f3H1m4Vv3cPZ4d0pYx0m9m6cQ3E"}
+	return &Accounts{store: store, clock: clock, throttle: newThrottle(), dummy: dummyHash}
 }
+
+// dummyHash is checked when a login does not exist, so that both failures take as long.
+const dummyHash = "$argon2id$v=19$m=65536,t=3,p=2$c29tZXNhbHRzb21lc2FsdA$0d7oJ0G3C6Xq9Xh3f3H1m4Vv3cPZ4d0pYx0m9m6cQ3E"
 
 // SessionTTL is how long a login lasts.
 const SessionTTL = 30 * 24 * time.Hour
@@ -152,10 +153,7 @@ type SignUpForm struct {
 // again with another. A taken nickname is said, since nicknames are public anyway.
 func (a *Accounts) SignUp(ctx context.Context, f SignUpForm) error {
 	login := strings.TrimSpace(f.Login)
-	if utf8.RuneCountInString(login) < 3 || utf8.RuneCountInString(login) > MaxLoginChars || strings.ContainsAny(login, " \t/\\") {
-		return Errorf(Invalid, "a login has 3 to 40 characters and no spaces")
-	}
-	if _, err := cleanName(login, MaxLoginChars, "login", false); err != nil {
+	if err := checkLogin(login); err != nil {
 		return err
 	}
 	nick, realName, err := cleanProfile(f.Nick, f.RealName)
