@@ -33,6 +33,21 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		Device: s.deviceToken(r)}
 	next := s.safeNext(r.PostFormValue("next"))
 	u, token, err := s.svc.Accounts.Login(r.Context(), f)
+	if ps := s.persons(); ps != nil && club.ErrorCode(err) == club.Unauthorized {
+		// not this club's own account: on an installation of several clubs, an installation's person may be
+		_, ptok, perr := ps.Login(r.Context(), f)
+		if perr == nil {
+			if s.sessionToken(r) != "" {
+				s.endSession(w, r) // the club's own session would hide the person's (session): he is who logged in now
+			}
+			s.setPersonSession(w, r, ptok)
+			http.Redirect(w, r, next, http.StatusSeeOther)
+			return
+		}
+		if club.ErrorCode(perr) != club.Unauthorized {
+			err = perr
+		}
+	}
 	if err != nil {
 		p := s.page(r)
 		p.Title = p.T("login.title")
@@ -209,7 +224,7 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// logout ends the session and has the browser forget what this site kept on the device: the host pages the service
+// logout ends the session (a person's too: in every club at once) and has the browser forget what this site kept on the device: the host pages the service
 // worker keeps and the games the host page keeps (their records hold the roles), so that the device's next user
 // finds none of it, even offline.
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
@@ -219,6 +234,9 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Clear-Site-Data", `"cache", "storage"`)
 	}
 	s.endSession(w, r)
+	if ps := s.persons(); ps != nil {
+		s.endPersonSession(w, r, ps)
+	}
 	s.redirect(w, r, "/")
 }
 
