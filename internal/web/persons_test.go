@@ -98,7 +98,9 @@ func clubLine(body, slug string) string {
 	return m[1]
 }
 
-func statusWord(h *harness, s club.MemberStatus) string { return h.site.Catalog.T(web.Languages[0], "status."+string(s)) }
+func statusWord(h *harness, s club.MemberStatus) string {
+	return h.site.Catalog.T(web.Languages[0], "status."+string(s))
+}
 
 // One person, several clubs: a person signs up at club a and is a pending member there only, nobody's host; at
 // club b his session is a person's who is not a member, offered to join (a taken nickname refused); he joins and is
