@@ -78,6 +78,16 @@ type Credentials struct {
 // database error gives the attempt back; a success forgets the client's failures at this login and trusts its
 // address.
 func (a *Accounts) Login(ctx context.Context, c Credentials) (*User, string, error) {
+	return a.LoginOr(ctx, c, nil)
+}
+
+// LoginOr is Login with a second account to try, on an installation of several clubs: when the login is not this
+// club's account or its password is wrong, other checks them as the installation's person's (Persons.Login, which
+// keeps its session). other's success is the attempt's success for this club's throttle too (the right password of
+// this login was given at this club's form: the client's failures here are forgotten, its address trusted), and
+// LoginOr then returns no account, no token and no error; other's Unauthorized is ErrWrongLogin, as for a club's
+// account alone; a server busy or failing gives the attempt back. A nil other is Login.
+func (a *Accounts) LoginOr(ctx context.Context, c Credentials, other func(ctx context.Context) error) (*User, string, error) {
 	login := strings.TrimSpace(c.Login)
 	now := a.clock.Now()
 	g := &guess{login: loginKey(login), addr: c.Addr, device: a.trustedDevice(ctx, c.Device, login, now)}
@@ -99,7 +109,21 @@ func (a *Accounts) Login(ctx context.Context, c Credentials) (*User, string, err
 		return nil, "", err
 	}
 	if !ok || u == nil {
-		return nil, "", ErrWrongLogin
+		if other == nil {
+			return nil, "", ErrWrongLogin
+		}
+		switch err := other(ctx); ErrorCode(err) {
+		case "":
+			a.throttle.succeeded(g, now)
+			return nil, "", nil
+		case Unauthorized:
+			return nil, "", ErrWrongLogin
+		case TooMany:
+			return nil, "", err
+		default:
+			a.throttle.giveBack(g, now)
+			return nil, "", err
+		}
 	}
 	a.throttle.succeeded(g, now)
 	tok, err := a.newSession(ctx, u)

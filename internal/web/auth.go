@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -32,21 +33,24 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	f := club.Credentials{Login: r.PostFormValue("login"), Password: r.PostFormValue("password"), Addr: s.clientAddr(r),
 		Device: s.deviceToken(r)}
 	next := s.safeNext(r.PostFormValue("next"))
-	u, token, err := s.svc.Accounts.Login(r.Context(), f)
-	if ps := s.persons(); ps != nil && club.ErrorCode(err) == club.Unauthorized {
-		// not this club's own account: on an installation of several clubs, an installation's person may be
-		_, ptok, perr := ps.Login(r.Context(), f)
-		if perr == nil {
-			if s.sessionToken(r) != "" {
-				s.endSession(w, r) // the club's own session would hide the person's (session): he is who logged in now
-			}
-			s.setPersonSession(w, r, ptok)
-			http.Redirect(w, r, next, http.StatusSeeOther)
-			return
+	// on an installation of several clubs, a login that is not this club's own account may be an installation's
+	// person's: the club's account is tried first, as always, then the person's
+	var other func(ctx context.Context) error
+	var personToken string
+	if ps := s.persons(); ps != nil {
+		other = func(ctx context.Context) (err error) {
+			_, personToken, err = ps.Login(ctx, f)
+			return err
 		}
-		if club.ErrorCode(perr) != club.Unauthorized {
-			err = perr
+	}
+	u, token, err := s.svc.Accounts.LoginOr(r.Context(), f, other)
+	if err == nil && u == nil {
+		if s.sessionToken(r) != "" {
+			s.endSession(w, r) // the club's own session would hide the person's (session): he is who logged in now
 		}
+		s.setPersonSession(w, r, personToken)
+		http.Redirect(w, r, next, http.StatusSeeOther)
+		return
 	}
 	if err != nil {
 		p := s.page(r)
