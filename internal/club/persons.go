@@ -40,6 +40,8 @@ type PersonStore interface {
 	SessionPerson(ctx context.Context, tokenHash []byte, now time.Time) (*Person, error)
 	DeletePersonSession(ctx context.Context, tokenHash []byte) error
 	AddMembership(ctx context.Context, m *Membership) error
+	// DropClubMemberships removes every membership in club slug (the club is removed from the installation).
+	DropClubMemberships(ctx context.Context, slug string) error
 	// Memberships lists a person's memberships by club ("" first).
 	Memberships(ctx context.Context, personID int64) ([]Membership, error)
 }
@@ -193,10 +195,24 @@ func (ps *Persons) Member(ctx context.Context, p *Person, slug string) (*User, e
 			if err != nil {
 				return nil, err
 			}
-			return svc.Accounts.store.User(ctx, m.UserID)
+			return memberOf(ctx, svc, p.ID, m.UserID)
 		}
 	}
 	return nil, Errorf(NotFound, "not a member of this club")
+}
+
+// memberOf is the account userID of a club's store as a person's membership names it, if it is that person's
+// (its login personLogin): a membership left over from a club that was removed and made again under its slug names
+// an account of another store, perhaps its admin's, and must give nobody.
+func memberOf(ctx context.Context, svc *Services, personID, userID int64) (*User, error) {
+	u, err := svc.Accounts.store.User(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	if u.Login != personLogin(personID) {
+		return nil, Errorf(NotFound, "not a member of this club")
+	}
+	return u, nil
 }
 
 // ErrMemberAlready refuses a person's joining a club he is a member of.
@@ -288,7 +304,10 @@ func (ps *Persons) Clubs(ctx context.Context, p *Person) ([]PersonClub, error) {
 		if err != nil {
 			return nil, err
 		}
-		u, err := svc.Accounts.store.User(ctx, m.UserID)
+		u, err := memberOf(ctx, svc, p.ID, m.UserID)
+		if ErrorCode(err) == NotFound {
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -50,4 +50,24 @@ func TestPersonLoginsAtAClubsForm(t *testing.T) {
 	if _, _, err := svc.Accounts.Login(ctx, club.Credentials{Login: u.Login, Password: "", Addr: "10.0.0.2"}); club.ErrorCode(err) != club.Unauthorized {
 		t.Errorf("the club's login of his account %q: %v", u.Login, err)
 	}
+
+	// a membership that names a club's account which is not the person's (left over from a club removed and made
+	// again under its slug) gives nobody
+	admin := &club.User{Login: "boss", Name: "Boss", Role: club.RoleAdmin, PasswordHash: "x", Status: club.StatusActive}
+	if err := db.CreateUser(ctx, admin); err != nil {
+		t.Fatal(err)
+	}
+	other := &club.Person{Login: "stranger", PasswordHash: "x"}
+	if err := db.CreatePerson(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.AddMembership(ctx, &club.Membership{PersonID: other.ID, Club: "", UserID: admin.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if u, err := ps.Member(ctx, other, ""); club.ErrorCode(err) != club.NotFound {
+		t.Errorf("a membership naming the club's admin: %+v %v, want nobody", u, err)
+	}
+	if cs, err := ps.Clubs(ctx, other); err != nil || len(cs) != 0 {
+		t.Errorf("his clubs: %+v %v, want none", cs, err)
+	}
 }

@@ -82,6 +82,13 @@ func (db *DB) AddMembership(ctx context.Context, m *club.Membership) error {
 	return translate(err, "membership")
 }
 
+// DropClubMemberships removes every membership in a club: the club leaves the installation, and a club made later
+// under its slug has other accounts.
+func (db *DB) DropClubMemberships(ctx context.Context, slug string) error {
+	_, err := db.w.ExecContext(ctx, `DELETE FROM person_clubs WHERE club = ?`, slug)
+	return translate(err, "membership")
+}
+
 // Memberships lists a person's memberships, the installation's own club ("") first, then by slug.
 func (db *DB) Memberships(ctx context.Context, personID int64) ([]club.Membership, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT person_id, club, user_id, created_at FROM person_clubs WHERE person_id = ? ORDER BY club`, personID)

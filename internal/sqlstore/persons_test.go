@@ -113,4 +113,11 @@ func persons(t *testing.T, open func(t *testing.T) *DB) {
 	if err := db.AddMembership(ctx, &club.Membership{PersonID: anna.ID, Club: "club-c", UserID: 8}); err != nil {
 		t.Errorf("club-b's account 8 is free again elsewhere: %v", err)
 	}
+	// a club removed: nobody is its member any more
+	if err := db.DropClubMemberships(ctx, "club-b"); err != nil {
+		t.Fatal(err)
+	}
+	if ms, err := db.Memberships(ctx, anna.ID); err != nil || len(ms) != 2 || ms[0].Club != "" || ms[1].Club != "club-c" {
+		t.Errorf("anna's memberships after club-b left: %+v %v", ms, err)
+	}
 }
