@@ -246,7 +246,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	// `mafiaclub club add` or on another server is served without a restart
 	plat := &platform.Platform{Own: db, OwnDSN: ownDSN(c)}
 	router := web.NewPlatform(site)
-	clubs := &clubSites{plat: plat, router: router, own: site, c: c, bus: bus, zone: zone, trusted: trusted, log: log, open: map[string]*clubSite{}}
+	dir := platform.NewDirectory(svc)
+	clubs := &clubSites{plat: plat, router: router, own: site, c: c, bus: bus, zone: zone, trusted: trusted, log: log, open: map[string]*clubSite{},
+		dir: dir, persons: club.NewPersons(db, svc.Clock, dir)}
 	if err := clubs.refresh(ctx); err != nil {
 		// a club whose store cannot be opened is not served (and tried again every few seconds); the others are
 		log.Error("the installation's clubs", "err", err)

@@ -172,6 +172,11 @@ type clubSites struct {
 	bus     *live.PGBus // nil on SQLite
 	log     *slog.Logger
 	run     context.Context // the server's: the clubs' workers live as long as it
+	// dir and persons are the installation's persons (one account for a person of several clubs) and the clubs
+	// they reach: every club on the installation's host names logs them in, once the registry has any club; nil
+	// persons: none (tests of the sites alone)
+	dir     *platform.Directory
+	persons *club.Persons
 
 	mu      sync.Mutex
 	open    map[string]*clubSite
@@ -200,6 +205,7 @@ func (cs *clubSites) refresh(ctx context.Context) error {
 				continue
 			}
 			cs.router.Remove(t.Slug)
+			cs.forget(t.Slug)
 			o.stop()
 			delete(cs.open, t.Slug)
 		}
@@ -214,19 +220,41 @@ func (cs *clubSites) refresh(ctx context.Context) error {
 		}
 		site.SetEngineMissing(cs.missing)
 		cs.open[t.Slug] = &clubSite{t: t, site: site, stop: stop}
+		if cs.persons != nil {
+			cs.dir.Add(t, site.Services())
+			if t.Host == "" { // a club at a host name of its own never gets the person's cookie: its own accounts only
+				site.SetPersons(cs.persons)
+			}
+		}
 		cs.router.Add(t, tenantHandler(site, t))
 		cs.log.Info("a club is served", "club", t.Slug, "address", addressOf(t))
 	}
 	for slug, o := range cs.open {
 		if !seen[slug] {
 			cs.router.Remove(slug)
+			cs.forget(slug)
 			o.site.CloseStreams()
 			o.stop()
 			delete(cs.open, slug)
 			cs.log.Info("a club is no longer served: it was taken off the registry", "club", slug)
 		}
 	}
+	if cs.persons != nil {
+		// an installation of one club logs in and signs up its own accounts only, as it always did
+		if len(ts) > 0 {
+			cs.own.SetPersons(cs.persons)
+		} else {
+			cs.own.SetPersons(nil)
+		}
+	}
 	return errors.Join(errs...)
+}
+
+// forget takes a club out of the persons' directory.
+func (cs *clubSites) forget(slug string) {
+	if cs.dir != nil {
+		cs.dir.Remove(slug)
+	}
 }
 
 func addressOf(t club.Tenant) string {

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // Accounts runs the accounts and the members: logging in and sessions, sign-ups, passwords, profiles and photos,
@@ -25,9 +24,11 @@ type Accounts struct {
 }
 
 func newAccounts(store Store, clock *Clock) *Accounts {
-	return &Accounts{store: store, clock: clock, throttle: newThrottle(),
-		dummy: "$argon2id$v=19$m=65536,t=3,p=2$c29tZXNhbHRzb21lc2FsdA$0d7oJ0G3C6Xq9Xh3f3H1m4Vv3cPZ4d0pYx0m9m6cQ3E"}
+	return &Accounts{store: store, clock: clock, throttle: newThrottle(), dummy: dummyHash}
 }
+
+// dummyHash is checked when a login does not exist, so that both failures take as long.
+const dummyHash = "$argon2id$v=19$m=65536,t=3,p=2$c29tZXNhbHRzb21lc2FsdA$0d7oJ0G3C6Xq9Xh3f3H1m4Vv3cPZ4d0pYx0m9m6cQ3E"
 
 // SessionTTL is how long a login lasts.
 const SessionTTL = 30 * 24 * time.Hour
@@ -77,6 +78,16 @@ type Credentials struct {
 // database error gives the attempt back; a success forgets the client's failures at this login and trusts its
 // address.
 func (a *Accounts) Login(ctx context.Context, c Credentials) (*User, string, error) {
+	return a.LoginOr(ctx, c, nil)
+}
+
+// LoginOr is Login with a second account to try, on an installation of several clubs: when the login is not this
+// club's account or its password is wrong, other checks them as the installation's person's (Persons.Login, which
+// keeps its session). other's success is the attempt's success for this club's throttle too (the right password of
+// this login was given at this club's form: the client's failures here are forgotten, its address trusted), and
+// LoginOr then returns no account, no token and no error; other's Unauthorized is ErrWrongLogin, as for a club's
+// account alone; a server busy or failing gives the attempt back. A nil other is Login.
+func (a *Accounts) LoginOr(ctx context.Context, c Credentials, other func(ctx context.Context) error) (*User, string, error) {
 	login := strings.TrimSpace(c.Login)
 	now := a.clock.Now()
 	g := &guess{login: loginKey(login), addr: c.Addr, device: a.trustedDevice(ctx, c.Device, login, now)}
@@ -98,7 +109,21 @@ func (a *Accounts) Login(ctx context.Context, c Credentials) (*User, string, err
 		return nil, "", err
 	}
 	if !ok || u == nil {
-		return nil, "", ErrWrongLogin
+		if other == nil {
+			return nil, "", ErrWrongLogin
+		}
+		switch err := other(ctx); ErrorCode(err) {
+		case "":
+			a.throttle.succeeded(g, now)
+			return nil, "", nil
+		case Unauthorized:
+			return nil, "", ErrWrongLogin
+		case TooMany:
+			return nil, "", err
+		default:
+			a.throttle.giveBack(g, now)
+			return nil, "", err
+		}
 	}
 	a.throttle.succeeded(g, now)
 	tok, err := a.newSession(ctx, u)
@@ -152,10 +177,7 @@ type SignUpForm struct {
 // again with another. A taken nickname is said, since nicknames are public anyway.
 func (a *Accounts) SignUp(ctx context.Context, f SignUpForm) error {
 	login := strings.TrimSpace(f.Login)
-	if utf8.RuneCountInString(login) < 3 || utf8.RuneCountInString(login) > MaxLoginChars || strings.ContainsAny(login, " \t/\\") {
-		return Errorf(Invalid, "a login has 3 to 40 characters and no spaces")
-	}
-	if _, err := cleanName(login, MaxLoginChars, "login", false); err != nil {
+	if err := checkLogin(login); err != nil {
 		return err
 	}
 	nick, realName, err := cleanProfile(f.Nick, f.RealName)

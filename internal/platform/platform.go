@@ -84,6 +84,9 @@ func (p *Platform) Create(ctx context.Context, t club.Tenant, fill func(ctx cont
 	if err != nil {
 		return nil, err
 	}
+	if err := p.Own.DropClubMemberships(ctx, t.Slug); err != nil { // none, unless a removal failed half-way
+		return nil, err
+	}
 	if err := p.Own.PrepareTenant(ctx, dsn); err != nil {
 		return nil, err
 	}
@@ -117,6 +120,11 @@ func (p *Platform) Remove(ctx context.Context, slug string) error {
 		return err
 	}
 	if err := p.Own.RemoveTenant(ctx, slug); err != nil {
+		return err
+	}
+	// the persons who were its members are no longer (their accounts go with its store); a club made later under
+	// its slug is another club
+	if err := p.Own.DropClubMemberships(ctx, slug); err != nil {
 		return err
 	}
 	return p.Own.DropTenant(ctx, dsn)

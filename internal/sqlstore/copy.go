@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -10,8 +11,8 @@ import (
 )
 
 // Copy copies every row of every table of from (accounts, members, games with their events, club nights,
-// registrations, tournaments, logs: whatever the schema has, but the installation's registry of its other clubs,
-// which stays with its installation) into to, in one transaction on the target, tables in
+// registrations, tournaments, logs: whatever the schema has, but the installation's registry of its other clubs
+// and its persons, which stay with their installation: installationTables) into to, in one transaction on the target, tables in
 // the order of their foreign keys, ids kept. Both are at this program's schema (Open migrates them). A target
 // that is not empty is refused and nothing is written. progress, when not nil, is told each table's rows as it
 // goes.
@@ -112,14 +113,20 @@ func copyTable(ctx context.Context, from *DB, tx *txn, table string) (int, error
 	return count, flush()
 }
 
-// tables lists the database's tables (all but schema_migrations), each after the tables it refers to.
+// installationTables stay with their installation: its registry of other clubs, and its persons (one account for a
+// person of several clubs) with their sessions and memberships. A club copied in or out takes its own store's rows
+// only; its members who are persons keep their accounts in the club's store, and the persons stay where they are.
+var installationTables = map[string]bool{"platform_clubs": true, "persons": true, "person_sessions": true, "person_clubs": true}
+
+// tables lists the database's tables (all but schema_migrations and installationTables), each after the tables it
+// refers to.
 func (db *DB) tables(ctx context.Context) ([]string, error) {
 	var names []string
 	deps := map[string][]string{}
 	switch db.dialect {
 	case "sqlite":
 		var err error
-		names, err = queryStrings(ctx, db.r.handle(), `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations' AND name != 'platform_clubs'`)
+		names, err = queryStrings(ctx, db.r.handle(), `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations'`)
 		if err != nil {
 			return nil, err
 		}
@@ -131,7 +138,7 @@ func (db *DB) tables(ctx context.Context) ([]string, error) {
 	default:
 		var err error
 		names, err = queryStrings(ctx, db.r.handle(), `SELECT table_name FROM information_schema.tables
-			WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name != 'schema_migrations' AND table_name != 'platform_clubs'`)
+			WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name != 'schema_migrations'`)
 		if err != nil {
 			return nil, err
 		}
@@ -150,6 +157,7 @@ func (db *DB) tables(ctx context.Context) ([]string, error) {
 		}
 		fk.Close()
 	}
+	names = slices.DeleteFunc(names, func(n string) bool { return installationTables[n] })
 	sort.Strings(names)
 	var order []string
 	done := map[string]bool{}

@@ -32,8 +32,13 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) {
 		s.render(w, "signup", v)
 		return
 	}
-	err := s.svc.Accounts.SignUp(r.Context(), club.SignUpForm{Login: v.Login, Password: r.PostFormValue("password"), Nick: v.Nick,
-		RealName: v.RealName, Addr: s.clientAddr(r)})
+	f := club.SignUpForm{Login: v.Login, Password: r.PostFormValue("password"), Nick: v.Nick, RealName: v.RealName, Addr: s.clientAddr(r)}
+	var err error
+	if ps := s.persons(); ps != nil {
+		err = ps.SignUp(r.Context(), s.slug(), f) // on an installation of several clubs: a person, a member of this club
+	} else {
+		err = s.svc.Accounts.SignUp(r.Context(), f)
+	}
 	switch code := club.ErrorCode(err); code {
 	case "":
 		s.redirect(w, r, "/signup?done=1")
@@ -51,6 +56,8 @@ type meView struct {
 	Status  string
 	Regs    []regRow
 	Strikes []string
+	// Clubs are a person's clubs on the installation (nil for a club's own account)
+	Clubs *myClubs
 }
 
 type regRow struct {
@@ -68,6 +75,10 @@ func (s *Server) mePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := meView{Page: p, Status: p.T("status." + string(u.Status))}
+	if v.Clubs, err = s.personClubs(r, p); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	for i := len(regs) - 1; i >= 0; i-- {
 		reg, n := regs[i], nights[i]
 		state := p.T("reg." + string(reg.State))

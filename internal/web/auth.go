@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -32,7 +33,25 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	f := club.Credentials{Login: r.PostFormValue("login"), Password: r.PostFormValue("password"), Addr: s.clientAddr(r),
 		Device: s.deviceToken(r)}
 	next := s.safeNext(r.PostFormValue("next"))
-	u, token, err := s.svc.Accounts.Login(r.Context(), f)
+	// on an installation of several clubs, a login that is not this club's own account may be an installation's
+	// person's: the club's account is tried first, as always, then the person's
+	var other func(ctx context.Context) error
+	var personToken string
+	if ps := s.persons(); ps != nil {
+		other = func(ctx context.Context) (err error) {
+			_, personToken, err = ps.Login(ctx, f)
+			return err
+		}
+	}
+	u, token, err := s.svc.Accounts.LoginOr(r.Context(), f, other)
+	if err == nil && u == nil {
+		if s.sessionToken(r) != "" {
+			s.endSession(w, r) // the club's own session would hide the person's (session): he is who logged in now
+		}
+		s.setPersonSession(w, r, personToken)
+		http.Redirect(w, r, next, http.StatusSeeOther)
+		return
+	}
 	if err != nil {
 		p := s.page(r)
 		p.Title = p.T("login.title")
@@ -209,7 +228,7 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// logout ends the session and has the browser forget what this site kept on the device: the host pages the service
+// logout ends the session (a person's too: in every club at once) and has the browser forget what this site kept on the device: the host pages the service
 // worker keeps and the games the host page keeps (their records hold the roles), so that the device's next user
 // finds none of it, even offline.
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
@@ -219,6 +238,9 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Clear-Site-Data", `"cache", "storage"`)
 	}
 	s.endSession(w, r)
+	if ps := s.persons(); ps != nil {
+		s.endPersonSession(w, r, ps)
+	}
 	s.redirect(w, r, "/")
 }
 

@@ -18,6 +18,9 @@ type Page struct {
 	Lang  string
 	Langs []string
 	User  *club.User
+	// Person is the installation's person logged in (Persons), nil when none: his account here is User, nil when
+	// he is not a member of this club.
+	Person *club.Person
 	// Unread is the viewer's unread notices, shown in the menu.
 	Unread int
 	Title  string
@@ -35,6 +38,18 @@ type Page struct {
 	DiskLow string
 	// NoEngine is the admins' warning that host pages have no engine in the browser ("" when they have; release.go).
 	NoEngine string
+}
+
+// LoginName is the login the viewer logged in with: his person's (the installation's account), or his account's
+// in this club.
+func (p Page) LoginName() string {
+	switch {
+	case p.Person != nil:
+		return p.Person.Login
+	case p.User != nil:
+		return p.User.Login
+	}
+	return ""
 }
 
 // T translates a catalogue key in the page's language.
@@ -72,7 +87,7 @@ func (s *Server) page(r *http.Request) Page {
 	if u != nil {
 		lang = u.Lang
 	}
-	p := Page{Lang: s.pickLang(r, lang), Langs: Languages, User: u, Path: r.URL.RequestURI(), cat: s.Catalog, zone: s.zone()}
+	p := Page{Lang: s.pickLang(r, lang), Langs: Languages, User: u, Person: currentPerson(r), Path: r.URL.RequestURI(), cat: s.Catalog, zone: s.zone()}
 	p.Club = s.clubOf(r.Context())
 	p.Platform = s.Platform != nil
 	if p.SiteName = p.Club.NameIn(p.Lang); p.SiteName == "" {

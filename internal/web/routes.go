@@ -58,6 +58,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/games/{id}", s.apiGame)
 	mux.HandleFunc("GET /api/nights", s.apiNights)
 
+	mux.HandleFunc("GET /join", s.joinForm)
+	mux.HandleFunc("POST /join", s.join)
 	mux.HandleFunc("GET /signup", s.signupForm)
 	mux.HandleFunc("POST /signup", s.signup)
 	mux.HandleFunc("GET /me", s.require(club.RoleMember, s.mePage))

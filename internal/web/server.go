@@ -110,6 +110,10 @@ type Server struct {
 	// engineMissing: host pages have no engine in the browser, which the admins' pages say (release.go).
 	engineMissing atomic.Bool
 
+	// personsSvc is the installation's persons (SetPersons): nil on an installation of one club and on a club at
+	// a host name of its own.
+	personsSvc atomic.Pointer[personsBox]
+
 	// started names this run of the program in the ETags of pages built from the ratings and in the ids of the live
 	// streams' frames (feeds.frameID): a new program may draw them differently.
 	started string
@@ -438,13 +442,19 @@ type ctxKey int
 
 const userKey ctxKey = 1
 
-// session loads the logged-in account, if any, into the request's context.
+// session loads the logged-in account, if any, into the request's context: the club's own session's, else, on an
+// installation of several clubs, a person's session and his account in this club (personSession).
 func (s *Server) session(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		found := false
 		if c, err := r.Cookie(s.cookieName(sessionCookie)); err == nil && c.Value != "" {
 			if u, err := s.svc.Accounts.Session(r.Context(), c.Value); err == nil {
 				r = r.WithContext(context.WithValue(r.Context(), userKey, u))
+				found = true
 			}
+		}
+		if ps := s.persons(); !found && ps != nil {
+			r = s.personSession(r, ps)
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -504,6 +514,10 @@ func (s *Server) require(role club.Role, h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		u := currentUser(r)
 		if u == nil {
+			if r.Method == http.MethodGet && currentPerson(r) != nil {
+				s.redirect(w, r, "/join") // a person of the installation who is not a member here: he may join
+				return
+			}
 			if r.Method == http.MethodGet {
 				s.redirect(w, r, "/login?next="+urlQueryEscape(s.path(r.URL.RequestURI())))
 				return
