@@ -20,11 +20,10 @@ type Accounts struct {
 	clock    *Clock
 	throttle *throttle
 	devices  deviceKeys
-	dummy    string // a hash checked when a login does not exist, so that both failures take as long
 }
 
 func newAccounts(store Store, clock *Clock) *Accounts {
-	return &Accounts{store: store, clock: clock, throttle: newThrottle(), dummy: dummyHash}
+	return &Accounts{store: store, clock: clock, throttle: newThrottle()}
 }
 
 // dummyHash is checked when a login does not exist, so that both failures take as long.
@@ -91,24 +90,18 @@ func (a *Accounts) LoginOr(ctx context.Context, c Credentials, other func(ctx co
 	login := strings.TrimSpace(c.Login)
 	now := a.clock.Now()
 	g := &guess{login: loginKey(login), addr: c.Addr, device: a.trustedDevice(ctx, c.Device, login, now)}
-	if err := a.throttle.admit(g, now); err != nil {
+	var u *User
+	ok, err := a.throttle.verify(g, now, c.Password, func() (string, error) {
+		var err error
+		if u, err = a.store.UserByLogin(ctx, login); err != nil {
+			return "", err
+		}
+		return u.PasswordHash, nil
+	})
+	if err != nil {
 		return nil, "", err
 	}
-	u, err := a.store.UserByLogin(ctx, login)
-	hash := a.dummy
-	switch {
-	case err == nil:
-		hash = u.PasswordHash
-	case ErrorCode(err) != NotFound:
-		a.throttle.giveBack(g, now)
-		return nil, "", err
-	}
-	ok, err := CheckPassword(hash, c.Password)
-	if err != nil { // busy: not the person's failure
-		a.throttle.giveBack(g, now)
-		return nil, "", err
-	}
-	if !ok || u == nil {
+	if !ok {
 		if other == nil {
 			return nil, "", ErrWrongLogin
 		}
@@ -139,15 +132,49 @@ func hashToken(tok string) []byte {
 }
 
 func (a *Accounts) newSession(ctx context.Context, u *User) (string, error) {
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
+	tok, err := newToken()
+	if err != nil {
 		return "", err
 	}
-	tok := base64.RawURLEncoding.EncodeToString(b)
 	if err := a.store.CreateSession(ctx, hashToken(tok), u.ID, a.clock.Now().Add(SessionTTL)); err != nil {
 		return "", err
 	}
 	return tok, nil
+}
+
+// newToken is a new session's token: 32 random bytes, for a cookie (only its hash is stored).
+func newToken() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// verify counts the attempt g (throttle.admit) and checks password against the hash lookup finds: the dummy hash
+// when it finds no account (NotFound), so that a wrong login and a wrong password take as long and are one answer.
+// A busy hasher or a failing store is not the person's failure: the attempt is given back. True only when an
+// account was found and the password is its.
+func (t *throttle) verify(g *guess, now time.Time, password string, lookup func() (hash string, err error)) (bool, error) {
+	if err := t.admit(g, now); err != nil {
+		return false, err
+	}
+	hash, err := lookup()
+	found := err == nil
+	switch {
+	case found:
+	case ErrorCode(err) != NotFound:
+		t.giveBack(g, now)
+		return false, err
+	default:
+		hash = dummyHash
+	}
+	ok, err := CheckPassword(hash, password)
+	if err != nil { // busy: not the person's failure
+		t.giveBack(g, now)
+		return false, err
+	}
+	return ok && found, nil
 }
 
 // Session returns the account of a session's token, or NotFound when it is unknown or has expired.

@@ -2,8 +2,6 @@ package club
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"strconv"
 	"strings"
 	"time"
@@ -62,12 +60,11 @@ type Persons struct {
 	clock    *Clock
 	clubs    ClubDirectory
 	throttle *throttle
-	dummy    string
 }
 
 // NewPersons builds the persons' service over the installation's own store and its clubs.
 func NewPersons(store PersonStore, clock *Clock, clubs ClubDirectory) *Persons {
-	return &Persons{store: store, clock: clock, clubs: clubs, throttle: newThrottle(), dummy: dummyHash}
+	return &Persons{store: store, clock: clock, clubs: clubs, throttle: newThrottle()}
 }
 
 // personLogin is the login of a person's account in a club's store: it holds a "/", which no login a person types
@@ -134,32 +131,25 @@ func (ps *Persons) Login(ctx context.Context, c Credentials) (*Person, string, e
 	login := strings.TrimSpace(c.Login)
 	now := ps.clock.Now()
 	g := &guess{login: loginKey(login), addr: c.Addr}
-	if err := ps.throttle.admit(g, now); err != nil {
-		return nil, "", err
-	}
-	p, err := ps.store.PersonByLogin(ctx, login)
-	hash := ps.dummy
-	switch {
-	case err == nil:
-		hash = p.PasswordHash
-	case ErrorCode(err) != NotFound:
-		ps.throttle.giveBack(g, now)
-		return nil, "", err
-	}
-	ok, err := CheckPassword(hash, c.Password)
+	var p *Person
+	ok, err := ps.throttle.verify(g, now, c.Password, func() (string, error) {
+		var err error
+		if p, err = ps.store.PersonByLogin(ctx, login); err != nil {
+			return "", err
+		}
+		return p.PasswordHash, nil
+	})
 	if err != nil {
-		ps.throttle.giveBack(g, now)
 		return nil, "", err
 	}
-	if !ok || p == nil {
+	if !ok {
 		return nil, "", ErrWrongLogin
 	}
 	ps.throttle.succeeded(g, now)
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
+	tok, err := newToken()
+	if err != nil {
 		return nil, "", err
 	}
-	tok := base64.RawURLEncoding.EncodeToString(b)
 	if err := ps.store.CreatePersonSession(ctx, hashToken(tok), p.ID, now.Add(SessionTTL)); err != nil {
 		return nil, "", err
 	}
