@@ -39,6 +39,7 @@ func env(name, def string) string {
 type config struct {
 	addr, data, db, tz, cookies, smtp string
 	logFormat, metricsToken           string
+	debugAddr                         string
 	tlsCert, tlsKey                   string
 	demo                              bool
 	demoPace                          time.Duration // the demo's live game (demo_live.go); -1 when MAFIACLUB_DEMO_PACE is no duration
@@ -96,6 +97,7 @@ func serveFlags(fs *flag.FlagSet) *config {
 	demoFlags(fs, c)
 	fs.StringVar(&c.logFormat, "log-format", env("MAFIACLUB_LOG_FORMAT", "text"), "the log's format: text or json (MAFIACLUB_LOG_FORMAT)")
 	fs.StringVar(&c.metricsToken, "metrics-token", env("MAFIACLUB_METRICS_TOKEN", ""), "a token that opens /metrics to other machines (Authorization: Bearer TOKEN); without it, only this machine (MAFIACLUB_METRICS_TOKEN)")
+	fs.StringVar(&c.debugAddr, "debug-addr", env("MAFIACLUB_DEBUG_ADDR", ""), "serve Go's profiles (net/http/pprof) at this loopback address, like 127.0.0.1:6060; empty: none (MAFIACLUB_DEBUG_ADDR)")
 	fs.StringVar(&c.tlsCert, "tls-cert", env("MAFIACLUB_TLS_CERT", ""), "serve HTTPS with this certificate file (PEM, the chain included) (MAFIACLUB_TLS_CERT)")
 	fs.StringVar(&c.tlsKey, "tls-key", env("MAFIACLUB_TLS_KEY", ""), "the certificate's private key file (PEM) (MAFIACLUB_TLS_KEY)")
 	fs.StringVar(&c.smtp, "smtp", env("MAFIACLUB_SMTP", ""), "mail server for members' notices, smtp://user:pass@host:port?from=club@example.org (MAFIACLUB_SMTP)")
@@ -176,6 +178,15 @@ func serve(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		defer lock.Close()
+	}
+	if c.debugAddr != "" {
+		dbg, at, err := startDebug(c.debugAddr)
+		if err != nil {
+			fmt.Fprintf(stderr, "mafiaclub: %v\n", err)
+			return 2
+		}
+		defer dbg.Close()
+		fmt.Fprintf(stdout, "profiles at http://%s/debug/pprof/\n", at)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
