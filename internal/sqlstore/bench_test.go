@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -180,4 +181,46 @@ func BenchmarkStandingsPostgres(b *testing.B) {
 	}
 	defer db.Close()
 	benchStandings(b, db)
+}
+
+// benchGame reads a live game with its ten seats, as every server's feed, the host's action and the live API do
+// at every change of a watched game (docs/federation.md).
+func benchGame(b *testing.B, db *DB) {
+	ctx := context.Background()
+	host := &club.User{Login: "bench-host", Name: "Bench", Role: club.RoleHost, PasswordHash: "x"}
+	if err := db.CreateUser(ctx, host); err != nil {
+		b.Fatal(err)
+	}
+	g := &club.Game{Rules: "fiim-2025-club", Options: map[string]json.RawMessage{}, HostID: host.ID}
+	for i := 1; i <= 10; i++ {
+		g.Seats = append(g.Seats, club.Seat{Seat: i, Role: "citizen", Name: fmt.Sprintf("Player %d", i)})
+	}
+	if err := db.CreateGame(ctx, g); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		got, err := db.Game(ctx, g.ID)
+		if err != nil || len(got.Seats) != 10 {
+			b.Fatalf("%+v %v", got, err)
+		}
+	}
+}
+
+func BenchmarkGameSQLite(b *testing.B) {
+	db, err := Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	benchGame(b, db)
+}
+
+func BenchmarkGamePostgres(b *testing.B) {
+	db, err := Open(context.Background(), freshPostgres(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	benchGame(b, db)
 }
