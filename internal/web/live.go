@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -372,10 +371,36 @@ func (s *Server) fragment(k liveKind, data any) []byte {
 	}
 	// no indentation: a frame goes to every spectator, so the template's is not sent thousands of times; the lines
 	// stay, since a delta (live.NewDelta) sends only the lines that changed
-	return lineBreaks.ReplaceAll(bytes.TrimSpace(b.Bytes()), []byte("\n"))
+	return joinLines(bytes.TrimSpace(b.Bytes()))
 }
 
-var lineBreaks = regexp.MustCompile(`\s*\n\s*`)
+// joinLines turns every run of white space (\t \n \f \r and the space) that holds a line break into one line
+// break, in place: the lines without their indentation. It is what the regular expression `\s*\n\s*` replaced by
+// "\n" does, at a tenth of its cost (a frame is drawn for each rendering at every change of every watched game).
+func joinLines(b []byte) []byte {
+	out := b[:0]
+	for i := 0; i < len(b); {
+		if !isSpace(b[i]) {
+			out = append(out, b[i])
+			i++
+			continue
+		}
+		j, br := i, false
+		for j < len(b) && isSpace(b[j]) {
+			br = br || b[j] == '\n'
+			j++
+		}
+		if br {
+			out = append(out, '\n')
+		} else {
+			out = append(out, b[i:j]...)
+		}
+		i = j
+	}
+	return out
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
 
 // livePageFor is a page in a language for a stream's fragment: nobody's, with no address.
 func (s *Server) livePageFor(lang string) Page {
