@@ -266,6 +266,11 @@ func TestPlatformAdminAddsClubs(t *testing.T) {
 	if r := h.get(admin, "/admin/clubs?added=edmonton"); !strings.Contains(r.Body, `id="club-added"`) || !strings.Contains(r.Body, `href="/c/edmonton/"`) {
 		t.Errorf("the list after the add: %s", errorOf(r.Body))
 	}
+	// the list says how many clubs there are and leads to the form below it, in the admin's language
+	if r := h.get(admin, "/admin/clubs"); !regexp.MustCompile(`id="clubs-count">1 клуб · <a href="#club-add-title">`).MatchString(r.Body) ||
+		!strings.Contains(r.Body, `id="club-add-title"`) {
+		t.Errorf("the list's count and the way to the form: %s", regexp.MustCompile(`<p id="clubs-count">[^\n]*`).FindString(r.Body))
+	}
 	if r := h.get(h.client(), "/c/edmonton/"); r.StatusCode != http.StatusOK || !strings.Contains(r.Body, "Mafia edmonton") {
 		t.Errorf("the new club is not served at once: %d", r.StatusCode)
 	}
