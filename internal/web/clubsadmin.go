@@ -28,6 +28,7 @@ type clubsView struct {
 type clubLine struct {
 	club.Tenant
 	Address string
+	Path    string // the club's prefix on the installation, shown under its own host name's address
 	Created string
 }
 
@@ -55,7 +56,8 @@ func (s *Server) renderClubs(w http.ResponseWriter, r *http.Request, code int, f
 	for _, t := range ts {
 		l := clubLine{Tenant: t, Address: Prefix(t.Slug) + "/", Created: p.Time(t.Created)}
 		if t.Host != "" {
-			l.Address = "https://" + t.Host + "/"
+			// its host name first; the prefix, which leads there, says the slug where the slug's column is hidden
+			l.Address, l.Path = "https://"+t.Host+"/", l.Address
 		}
 		if t.Slug == added {
 			v.Added = l.Address

@@ -376,7 +376,8 @@ func (s *Server) fragment(k liveKind, data any) []byte {
 
 // joinLines turns every run of white space (\t \n \f \r and the space) that holds a line break into one line
 // break, in place: the lines without their indentation. It is what the regular expression `\s*\n\s*` replaced by
-// "\n" does, at a twentieth of its cost (BenchmarkJoinLines; a frame is drawn for each rendering at every change of every watched game).
+// "\n" does, at a twentieth of its cost (BenchmarkJoinLines; a frame is drawn for each rendering at every change
+// of every watched game).
 func joinLines(b []byte) []byte {
 	out := b[:0]
 	for i := 0; i < len(b); {

@@ -267,9 +267,19 @@ func TestPlatformAdminAddsClubs(t *testing.T) {
 		t.Errorf("the list after the add: %s", errorOf(r.Body))
 	}
 	// the list says how many clubs there are and leads to the form below it, in the admin's language
-	if r := h.get(admin, "/admin/clubs"); !regexp.MustCompile(`id="clubs-count">1 клуб · <a href="#club-add-title">`).MatchString(r.Body) ||
+	if r := h.get(admin, "/admin/clubs"); !strings.Contains(r.Body, `id="clubs-count">1 клуб · <a href="#club-add-title">`) ||
 		!strings.Contains(r.Body, `id="club-add-title"`) {
 		t.Errorf("the list's count and the way to the form: %s", regexp.MustCompile(`<p id="clubs-count">[^\n]*`).FindString(r.Body))
+	}
+	// a club at a host name of its own is listed at it, with its prefix (its slug) under it: the slug's column is
+	// hidden on a phone
+	if r := h.post(admin, "/admin/clubs", url.Values{"slug": {"calgary"}, "name": {"Mafia calgary"}, "host": {"calgary.example.org"},
+		"login": {"boss"}, "password": {"boss-password"}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("add calgary at its host name: %d %s", r.StatusCode, errorOf(r.Body))
+	}
+	if r := h.get(admin, "/admin/clubs"); !strings.Contains(r.Body, `<td class="club-address"><a href="https://calgary.example.org/">https://calgary.example.org/</a><br><span class="muted small club-path">/c/calgary/</span>`) ||
+		!strings.Contains(r.Body, `<td class="club-address"><a href="/c/edmonton/">/c/edmonton/</a></td>`) || !strings.Contains(r.Body, `id="clubs-count">2 клуби`) {
+		t.Errorf("the list with a club at its own host name: %s", regexp.MustCompile(`(?s)<table class="list" id="clubs">.*?</table>`).FindString(r.Body))
 	}
 	if r := h.get(h.client(), "/c/edmonton/"); r.StatusCode != http.StatusOK || !strings.Contains(r.Body, "Mafia edmonton") {
 		t.Errorf("the new club is not served at once: %d", r.StatusCode)
@@ -288,7 +298,7 @@ func TestPlatformAdminAddsClubs(t *testing.T) {
 			t.Errorf("slug %q: the form lost what was typed", slug)
 		}
 	}
-	if ts, _ := own.Tenants(ctx); len(ts) != 1 {
+	if ts, _ := own.Tenants(ctx); len(ts) != 2 {
 		t.Errorf("clubs after the refusals: %+v", ts)
 	}
 	host := h.login(club.DemoHostLogin, club.DemoHostPassword)
