@@ -76,6 +76,8 @@ var (
 	// mark stands for an action's time in ahead's drawings: a private-use character and 64 random bits, which no
 	// name or reason typed before the engine started can hold
 	mark = "\ue000" + newKey()[:16]
+	// cards keeps the seats' cards drawn: the pages drawn ahead of one page share most of theirs
+	cards hostview.PartCache
 )
 
 func newKey() string {
@@ -129,7 +131,7 @@ func (a *answer) drawState(st *hostview.State, waiting int) {
 	drawn.In.Version = base.In.Version + int64(waiting)
 	drawn.In.Page = true // the page sends its actions' keys and versions itself
 	var b strings.Builder
-	if err := hostview.Render(&b, hostview.Build(&drawn, cat, newKey)); err != nil {
+	if err := hostview.RenderCached(&b, hostview.Build(&drawn, cat, newKey), &cards); err != nil {
 		a.Error = cat.T(lang, "host.engine_failed")
 		println("mafiaclub engine: drawing:", err.Error())
 		return

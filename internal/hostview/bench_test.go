@@ -62,3 +62,42 @@ func BenchmarkRender(b *testing.B) {
 		Render(io.Discard, v)
 	}
 }
+
+// BenchmarkRenderAhead draws what the browser's engine draws after a tap: the page after each action it offers
+// (here: a nomination of every seat, a foul of every seat, the next speech), with the cards cached or not.
+func BenchmarkRenderAhead(b *testing.B) {
+	st := benchState(b)
+	cat := i18n.Catalog{"en": {}}
+	var views []*View
+	add := func(e mafia.Event) {
+		next, err := st.Apply([]record.Event{{Event: e}}, "19:00:00")
+		if err == nil {
+			views = append(views, Build(next, cat, func() string { return "" }))
+		}
+	}
+	add(mafia.Event{Type: mafia.EvSpeech, Seat: uint8(st.Play.Next().Actors.List()[0])})
+	speaker := Build(st, cat, func() string { return "" }).Speaker
+	for s := 1; s <= 10; s++ {
+		add(mafia.Nominate(speaker, s))
+		add(mafia.Foul(s))
+	}
+	if len(views) < 10 {
+		b.Fatalf("%d pages", len(views))
+	}
+	b.Run("uncached", func(b *testing.B) {
+		for b.Loop() {
+			for _, v := range views {
+				Render(io.Discard, v)
+			}
+		}
+	})
+	b.Run("cached", func(b *testing.B) {
+		for b.Loop() {
+			var c PartCache // a new page's drawings ahead, from a cache that has none of its cards yet
+			for _, v := range views {
+				RenderCached(io.Discard, v, &c)
+			}
+		}
+	})
+	b.ReportMetric(float64(len(views)), "pages")
+}

@@ -160,6 +160,17 @@ func refusalTables() []refusalTable {
 // a choice by k, the night order of the roles at the table.
 func decided(rs *mafia.Rules, roles []mafia.Role, k int) mafia.Options {
 	opt := rs.DefaultOptions()
+	for key, v := range decisions(rs, roles, k) {
+		if err := opt.Set(key, v); err != nil {
+			panic(err)
+		}
+	}
+	return opt
+}
+
+// decisions are decided's values of the options the rule set leaves to the host.
+func decisions(rs *mafia.Rules, roles []mafia.Role, k int) map[string]mafia.OptionValue {
+	out := map[string]mafia.OptionValue{}
 	for _, key := range rs.OptionKeys() {
 		info, _ := rs.Option(key)
 		if !info.Required {
@@ -179,11 +190,9 @@ func decided(rs *mafia.Rules, roles []mafia.Role, k int) mafia.Options {
 				}
 			}
 		}
-		if err := opt.Set(key, v); err != nil {
-			panic(err)
-		}
+		out[key] = v
 	}
-	return opt
+	return out
 }
 
 // battery is the events offered to the engine at each state: every kind, for seats in and out of the table.

@@ -41,6 +41,8 @@ type SeatView struct {
 	// What the page asks before a foul, a warning, a disqualification or a team's loss of this seat's that would
 	// remove a player, with what the engine says it would do ("" asks nothing): see asks.
 	FoulConfirm, WarnConfirm, DQConfirm, TeamConfirm string
+	// P is what of the page the card shows (set by Render).
+	P *CardPage
 }
 
 // Labels are the words every seat card repeats, translated once per page.
@@ -174,6 +176,8 @@ type View struct {
 	Clock string
 	// Voting is how the vote under way begins (nil when there is none): see taps.
 	Voting *Voting
+	// cards keeps the seats' cards drawn before (RenderCached); nil draws each.
+	cards *PartCache
 }
 
 // T translates a catalogue key in the view's language.
@@ -405,12 +409,6 @@ func (v *View) UndoConfirm() template.HTML {
 // seatCards decides what each seat's card shows and offers, as the template did with its conditions.
 func (v *View) seatCards() {
 	v.L = Labels{Guest: v.T("new.guest"), Foul: v.T("game.foul"), Warning: v.T("game.warning"), Muted: v.T("game.muted"), Nominated: v.T("game.nominated_tag")}
-	key := func(on bool) string {
-		if on && v.NewKey != nil {
-			return v.NewKey()
-		}
-		return ""
-	}
 	for i := range v.Seats {
 		s := &v.Seats[i]
 		if s.Fouls > 0 {
@@ -429,8 +427,8 @@ func (v *View) seatCards() {
 		s.CanHeal = v.Healer != 0 && s.Alive
 		s.CanFoul = s.Disciplinable && v.Allowed["foul"]
 		s.CanWarn = s.Disciplinable && v.Allowed["warning"] && v.WarningsMatter
-		s.KeyNominate, s.KeyShoot, s.KeyCheck = key(s.CanNominate), key(s.CanShoot), key(s.CanCheck)
-		s.KeyHeal, s.KeyFoul, s.KeyWarn = key(s.CanHeal), key(s.CanFoul), key(s.CanWarn)
+		s.KeyNominate, s.KeyShoot, s.KeyCheck = v.key(s.CanNominate), v.key(s.CanShoot), v.key(s.CanCheck)
+		s.KeyHeal, s.KeyFoul, s.KeyWarn = v.key(s.CanHeal), v.key(s.CanFoul), v.key(s.CanWarn)
 		if s.CanShoot {
 			s.ShootLabel = v.T("game.shoot_all", s.N)
 		}
