@@ -76,7 +76,8 @@ var (
 	// mark stands for an action's time in ahead's drawings: a private-use character and 64 random bits, which no
 	// name or reason typed before the engine started can hold
 	mark = "\ue000" + newKey()[:16]
-	// cards keeps the seats' cards drawn: the pages drawn ahead of one page share most of theirs
+	// cards keeps parts of the pages drawn (the seat cards, the discipline's forms, the chronology): the pages
+	// drawn ahead of one page share most of theirs
 	cards hostview.PartCache
 )
 

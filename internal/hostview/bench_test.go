@@ -64,7 +64,7 @@ func BenchmarkRender(b *testing.B) {
 }
 
 // BenchmarkRenderAhead draws what the browser's engine draws after a tap: the page after each action it offers
-// (here: a nomination of every seat, a foul of every seat, the next speech), with the cards cached or not.
+// (here: a nomination of every seat, a foul of every seat, the next speech), with the parts cached or not.
 func BenchmarkRenderAhead(b *testing.B) {
 	st := benchState(b)
 	cat := i18n.Catalog{"en": {}}
@@ -93,7 +93,7 @@ func BenchmarkRenderAhead(b *testing.B) {
 	})
 	b.Run("cached", func(b *testing.B) {
 		for b.Loop() {
-			var c PartCache // a new page's drawings ahead, from a cache that has none of its cards yet
+			var c PartCache // a new page's drawings ahead, from a cache that has none of its parts yet
 			for _, v := range views {
 				RenderCached(io.Discard, v, &c)
 			}

@@ -120,10 +120,11 @@ func TestDumpPages(t *testing.T) {
 	t.Logf("%d pages", n)
 }
 
-// TestPartCacheDrawsTheSamePage: a page drawn with its seats' cards from a PartCache is the page drawn without
-// it, byte for byte, through random games of every rule set in every language (each state and the states of the
-// actions drawn ahead of it, one cache for all of them, so that its cards come from other pages and other games
-// and its generations turn over); the cache stays within its bound.
+// TestPartCacheDrawsTheSamePage: a page drawn with parts from a PartCache (the cards, the discipline's forms, the
+// points' rows, the chronology) is the page drawn without it, byte for byte, through random games of every rule
+// set in every language (each state and the states of the actions drawn ahead of it, one cache for all of them, so
+// that its parts come from other pages and other games and its generations turn over); the cache stays within its
+// bounds.
 func TestPartCacheDrawsTheSamePage(t *testing.T) {
 	cat := catalog(t)
 	var c PartCache
@@ -142,6 +143,9 @@ func TestPartCacheDrawsTheSamePage(t *testing.T) {
 		}
 		if n := len(c.now) + len(c.old); n > 2*cardCacheSize {
 			t.Fatalf("the cache holds %d cards, over its bound of %d", n, 2*cardCacheSize)
+		}
+		if n := len(c.sections) + len(c.oldSections); n > 2*cardCacheSize/16 {
+			t.Fatalf("the cache holds %d other parts, over its bound of %d", n, 2*cardCacheSize/16)
 		}
 		pages++
 	})

@@ -176,7 +176,7 @@ type View struct {
 	Clock string
 	// Voting is how the vote under way begins (nil when there is none): see taps.
 	Voting *Voting
-	// cards keeps the seats' cards drawn before (RenderCached); nil draws each.
+	// cards keeps parts of pages drawn before (RenderCached); nil draws each.
 	cards *PartCache
 }
 
