@@ -67,7 +67,7 @@ func (v *View) Card(i int) (template.HTML, error) {
 	s := &v.Seats[i]
 	k := cardKey{S: *s, P: *s.P}
 	k.S.P = nil
-	if html, ok := v.cards.get(k); ok {
+	if html, ok := v.cards.cards.get(k); ok {
 		return html, nil
 	}
 	var b strings.Builder
@@ -75,7 +75,7 @@ func (v *View) Card(i int) (template.HTML, error) {
 		return "", err
 	}
 	html := template.HTML(b.String()) // drawn by html/template, which escaped it
-	v.cards.put(k, html)
+	v.cards.cards.put(k, html)
 	return html, nil
 }
 
@@ -89,70 +89,49 @@ const cardCacheSize = 1024
 // safe for concurrent use (the browser's engine draws one page at a time). It serves one catalogue: a part's key
 // holds its words, not the catalogue they came from.
 type PartCache struct {
-	now, old     map[cardKey]template.HTML
-	hits, misses int // the cards taken from the cache, and drawn
-	// sections are the other parts of the page drawn (Section), by their template's name and data: the last
-	// cardCacheSize/16 of them, in two generations too
-	sections, oldSections map[string]template.HTML
+	cards gens[cardKey] // by the seat and what of the page it shows
+	// the other parts of the page drawn (Section), by their template's name and data, a sixteenth as many
+	sections gens[string]
 }
 
-func (c *PartCache) section(k string) (template.HTML, bool) {
-	if c == nil {
-		return "", false
-	}
-	if html, ok := c.sections[k]; ok {
+// gens keeps drawings by their key in two generations of up to size (0: cardCacheSize): when the newer is full it
+// becomes the older, and the older is dropped; a drawing found in the older is kept into the newer.
+type gens[K comparable] struct {
+	now, old     map[K]template.HTML
+	size         int
+	hits, misses int // the drawings found, and not
+}
+
+func (g *gens[K]) get(k K) (template.HTML, bool) {
+	if html, ok := g.now[k]; ok {
+		g.hits++
 		return html, true
 	}
-	html, ok := c.oldSections[k]
+	html, ok := g.old[k]
 	if ok {
-		c.keepSection(k, html)
-	}
-	return html, ok
-}
-
-func (c *PartCache) keepSection(k string, html template.HTML) {
-	if c == nil {
-		return
-	}
-	if len(c.sections) >= cardCacheSize/16 {
-		c.oldSections, c.sections = c.sections, nil
-	}
-	if c.sections == nil {
-		c.sections = map[string]template.HTML{}
-	}
-	c.sections[k] = html
-}
-
-func (c *PartCache) get(k cardKey) (template.HTML, bool) {
-	if c == nil {
-		return "", false
-	}
-	if html, ok := c.now[k]; ok {
-		c.hits++
-		return html, true
-	}
-	html, ok := c.old[k]
-	if ok {
-		c.hits++
-		c.put(k, html) // still in use: kept into the next generation
+		g.hits++
+		g.put(k, html) // still in use
 	} else {
-		c.misses++
+		g.misses++
 	}
 	return html, ok
 }
 
-func (c *PartCache) put(k cardKey, html template.HTML) {
-	if c == nil {
-		return
+func (g *gens[K]) put(k K, html template.HTML) {
+	size := g.size
+	if size == 0 {
+		size = cardCacheSize
 	}
-	if len(c.now) >= cardCacheSize {
-		c.old, c.now = c.now, nil
+	if len(g.now) >= size {
+		g.old, g.now = g.now, nil
 	}
-	if c.now == nil {
-		c.now = make(map[cardKey]template.HTML, cardCacheSize)
+	if g.now == nil {
+		g.now = make(map[K]template.HTML, size)
 	}
-	c.now[k] = html
+	g.now[k] = html
 }
+
+func (g *gens[K]) len() int { return len(g.now) + len(g.old) }
 
 // DisciplineView is the discipline's forms (a disqualification, a warning, a team's loss, a correction of points,
 // a draw), all that their template ("_discipline") reads. Its words and keys are in it too, so that it is the whole
@@ -255,7 +234,11 @@ func (v *View) ChronoTail() []ChronoLine { return v.Chrono[max(0, len(v.Chrono)-
 // template reads: the key of its drawing), from v's PartCache if it has drawn the same before.
 func (v *View) Section(name string, data any) (template.HTML, error) {
 	k := name + "\x00" + fmt.Sprintf("%#v", data)
-	if html, ok := v.cards.section(k); ok {
+	g := &v.cards.sections
+	if g.size == 0 {
+		g.size = cardCacheSize / 16
+	}
+	if html, ok := g.get(k); ok {
 		return html, nil
 	}
 	var b strings.Builder
@@ -263,6 +246,6 @@ func (v *View) Section(name string, data any) (template.HTML, error) {
 		return "", err
 	}
 	html := template.HTML(b.String()) // drawn by html/template, which escaped it
-	v.cards.keepSection(k, html)
+	g.put(k, html)
 	return html, nil
 }
