@@ -1142,10 +1142,18 @@ func TestE2EHostAppDrawsAhead(t *testing.T) {
 		}
 	}
 	fingerTaps, plannedTaps := 0, 0
+	// a tap is measured in its next frame, after the page that shows it: its parts are read once they are there
+	// (the page's version, which the test waits for, is in the page drawn before that frame)
+	tapMeasured := func(before int) {
+		t.Helper()
+		b.until("the tap measured", fmt.Sprintf(`window.mafiaclubTapParts.length > %d`, before), 5*time.Second)
+	}
 	aheadTap := func(what, sel string) {
 		t.Helper()
 		b.until(what+": drawn ahead", `document.getElementById('host').getAttribute('data-ahead') === 'done'`, 20*time.Second)
+		n := eval[int](b.hostBrowser, `(window.mafiaclubTapParts || []).length`)
 		b.tap(what, sel)
+		tapMeasured(n)
 		// a finger's tap: the drawing was compared with the page when the finger touched the button, unless the
 		// page changed in between (the speech's timer ticks): counted, and most must have been
 		fingerTaps++
@@ -1171,11 +1179,13 @@ func TestE2EHostAppDrawsAhead(t *testing.T) {
 	// made at the touch is stale, and the tap compares the page again (a stale plan would leave the changed name)
 	b.until("drawn ahead", `document.getElementById('host').getAttribute('data-ahead') === 'done'`, 20*time.Second)
 	v = b.version()
+	n := eval[int](b.hostBrowser, `(window.mafiaclubTapParts || []).length`)
 	eval[bool](b.hostBrowser, `(() => { const el = document.querySelector('#seat-6 button[value=foul]');
 	  el.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, isPrimary: true }));
 	  const name = document.querySelector('#seat-2 .name'); name.textContent = 'changed meanwhile';
 	  el.click(); return true; })()`)
 	b.until("a foul of #6's", fmt.Sprintf(`+document.getElementById('game').dataset.version === %d`, v+1), 5*time.Second)
+	tapMeasured(n)
 	if planned, ahead := eval[bool](b.hostBrowser, `window.mafiaclubTapParts.at(-1).planned`), eval[bool](b.hostBrowser, `window.mafiaclubTapParts.at(-1).ahead`); planned || !ahead {
 		t.Fatalf("a tap after the page changed since the touch: planned %v (want false), drawn ahead %v (want true)", planned, ahead)
 	}
