@@ -199,17 +199,31 @@ func (s *Games) Load(ctx context.Context, u *User, id int64) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.MayView(ctx, u, st); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// MayView checks that u may see st as a host sees it (its roles, shots and checks): Load's rule. Every service
+// that refuses a change to a game returns the game's state with its refusal only once u has passed this check, so
+// that an answer to a refused request never carries a card u may not see; the site checks it again before it
+// draws a refused change's game.
+func (s *Games) MayView(ctx context.Context, u *User, st *State) error {
+	if err := need(u, RoleHost); err != nil {
+		return err
+	}
 	if st.Game.Status == GameLive && !st.Play.Finished() {
 		if Seated(u, st.Game) {
-			return nil, ErrSeated
+			return ErrSeated
 		}
 		if st.Game.StageID != 0 {
 			if err := s.tours.mayHost(ctx, u, st.Game); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
-	return st, nil
+	return nil
 }
 
 // ErrSeated refuses a game's host pages and actions to one of its players: the account's player profile sits at
@@ -477,6 +491,11 @@ func (s *Games) prepare(ctx context.Context, u *User, role Role, id, version int
 	}
 	st, err := s.load(ctx, id)
 	if err != nil {
+		return nil, err
+	}
+	// whoever may not see the game is refused before anything of it is returned, whatever his role: an admin
+	// reopening a game that is in fact live at a table he plays at, or judges not, learns nothing of its cards
+	if err := s.MayView(ctx, u, st); err != nil {
 		return nil, err
 	}
 	if role != RoleAdmin { // an admin's reopening is his own power; the table is its judge's

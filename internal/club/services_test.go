@@ -309,3 +309,45 @@ func TestFoulRecordsWhereItFell(t *testing.T) {
 		t.Errorf("stored: %+v, want %+v", d, last.During)
 	}
 }
+
+// A service that refuses a change to a live game returns its state (roles, shots, checks) with the refusal only to
+// whom Load would show it: an admin reopening a live tournament game he does not judge, or a live game he plays at,
+// gets the refusal alone (the site once drew the returned state as the host page).
+func TestRefusalCarriesNoStateForWhoMayNotSee(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	_, _, tgame := f.tournamentGame()
+	admin := f.users["admin"] // the organiser: neither the table's judge nor the chief judge
+	if _, err := f.svc.Games.Load(ctx, admin, tgame.ID); !refused(err) {
+		t.Fatalf("the organiser loads a live tournament game: %v, want a refusal", err)
+	}
+	st, err := f.svc.Games.Reopen(ctx, admin, tgame.ID, tgame.Version)
+	if err == nil || st != nil {
+		t.Errorf("the organiser reopens a live tournament game: state %v, err %v; want a refusal without the game", st != nil, err)
+	}
+	st, err = f.svc.Games.Reopen(ctx, admin, tgame.ID, 0)
+	if err == nil || st != nil {
+		t.Errorf("the same at version 0: state %v, err %v; want a refusal without the game", st != nil, err)
+	}
+	// the member plays in the tournament game: made an admin, he is refused the same way
+	member := *f.users["member"]
+	member.Role = club.RoleAdmin
+	for name, do := range map[string]func() (*club.State, error){
+		"reopen": func() (*club.State, error) { return f.svc.Games.Reopen(ctx, &member, tgame.ID, tgame.Version) },
+		"undo":   func() (*club.State, error) { return f.svc.Games.Undo(ctx, &member, tgame.ID, tgame.Version) },
+		"save":   func() (*club.State, error) { return f.svc.Games.Save(ctx, &member, tgame.ID, tgame.Version, true) },
+		"seats": func() (*club.State, error) {
+			st, _, err := f.svc.Games.PlanSeats(ctx, &member, tgame.ID, tgame.Version, nil, "x")
+			return st, err
+		},
+	} {
+		if st, err := do(); !refused(err) || st != nil {
+			t.Errorf("a seated admin's %s: state %v, err %v; want a refusal without the game", name, st != nil, err)
+		}
+	}
+	// whoever may see it gets the game with a refusal of the change itself: the admin reopening a live club game
+	g := f.clubGame()
+	if st, err := f.svc.Games.Reopen(ctx, admin, g.ID, g.Version); club.ErrorCode(err) != club.Invalid || st == nil {
+		t.Errorf("the admin reopens a live club game: state %v, err %v; want the game with the refusal", st != nil, err)
+	}
+}

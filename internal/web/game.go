@@ -46,7 +46,7 @@ func formVersion(r *http.Request) (int64, error) {
 	return v, nil
 }
 
-func gameID(r *http.Request) (int64, error) { return pathID(r, "id", "game") }
+func gameID(r *http.Request) (int64, error) { return pathID(r, "game", "game") }
 
 // pathID reads a positive id from the URL's path; anything else is a page that does not exist.
 func pathID(r *http.Request, key, what string) (int64, error) {
@@ -191,6 +191,10 @@ func (s *Server) afterChange(w http.ResponseWriter, r *http.Request, old *club.S
 	return func(st *club.State, err error) {
 		if err == nil {
 			s.Live.Publish(st.Game.ID, st.Game.Version)
+		} else if st != nil && s.svc.Games.MayView(r.Context(), currentUser(r), st) != nil {
+			// an answer to a refused request carries nothing of a game its asker may not see (the services
+			// return no such state; this is the second lock on the same door)
+			st, old = nil, nil
 		}
 		if wantsJSON(r) {
 			if st == nil {

@@ -256,7 +256,7 @@ func (s *Server) apiLive(w http.ResponseWriter, r *http.Request) {
 // "view" with the fragment to show each time the view changes, resumable with Last-Event-ID.
 func (s *Server) liveEvents(w http.ResponseWriter, r *http.Request) {
 	var id int64
-	if r.PathValue("id") != "" {
+	if r.PathValue("game") != "" {
 		var err error
 		if id, err = gameID(r); err != nil {
 			s.fail(w, r, err)

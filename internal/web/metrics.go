@@ -56,8 +56,8 @@ func (m *metrics) request(route, method string, status int, elapsed time.Duratio
 	if status == http.StatusInsufficientStorage {
 		m.diskFull.Inc()
 	}
-	if strings.HasPrefix(route, "/games/{id}/") && method == http.MethodPost {
-		m.actions.WithLabelValues(route[len("/games/{id}/"):]).Observe(elapsed.Seconds())
+	if strings.HasPrefix(route, "/games/{game}/") && method == http.MethodPost {
+		m.actions.WithLabelValues(route[len("/games/{game}/"):]).Observe(elapsed.Seconds())
 	}
 }
 

@@ -11,7 +11,11 @@ import (
 // host pages need the host role (an admin has it too); reopening a saved game, club nights, members and no-shows
 // need an admin. The club's services check the same again, and everything finer (a tournament table's judge, a
 // member's own registration): a route's role is only the first gate.
-func (s *Server) routes(mux *http.ServeMux) {
+//
+// The routes are a table (routeTable) that the mux is filled from and that Routes gives out, so that a property
+// that must hold on every route (a refused request carries nothing of the game it refused) is tested by walking
+// the table: a route added later is walked too.
+func (s *Server) routes(mux *routeTable) {
 	static, _ := fs.Sub(staticFS, "static")
 	mux.Handle("GET /static/", http.StripPrefix("/static/", cacheStatic(staticFiles(static))))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
@@ -26,19 +30,19 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /games", s.require(club.RoleHost, s.gameList))
 	mux.HandleFunc("GET /games/new", s.require(club.RoleHost, s.newGameForm))
 	mux.HandleFunc("POST /games", s.require(club.RoleHost, s.createGame))
-	mux.HandleFunc("GET /games/{id}", s.require(club.RoleHost, s.gamePage))
-	mux.HandleFunc("GET /games/{id}/record.json", s.require(club.RoleHost, s.gameRecord))
-	mux.HandleFunc("GET /games/{id}/state.json", s.require(club.RoleHost, s.gameState))
+	mux.HandleFunc("GET /games/{game}", s.require(club.RoleHost, s.gamePage))
+	mux.HandleFunc("GET /games/{game}/record.json", s.require(club.RoleHost, s.gameRecord))
+	mux.HandleFunc("GET /games/{game}/state.json", s.require(club.RoleHost, s.gameState))
 	mux.HandleFunc("GET /static/engine/{hash}/{file}", s.engineFile)
 	mux.HandleFunc("GET /static/i18n/{file}", s.catalogFile)
 	mux.HandleFunc("GET /sw.js", s.serviceWorker)
-	mux.HandleFunc("GET /games/{id}/live", s.require(club.RoleHost, s.gameLive))
-	mux.HandleFunc("POST /games/{id}/act", s.require(club.RoleHost, s.gameAct))
-	mux.HandleFunc("POST /games/{id}/undo", s.require(club.RoleHost, s.gameUndo))
-	mux.HandleFunc("POST /games/{id}/save", s.require(club.RoleHost, s.gameSave))
-	mux.HandleFunc("POST /games/{id}/reopen", s.require(club.RoleAdmin, s.gameReopen))
-	mux.HandleFunc("GET /games/{id}/seats", s.require(club.RoleHost, s.seatsForm))     // a mistyped card or name
-	mux.HandleFunc("POST /games/{id}/seats", s.require(club.RoleHost, s.correctSeats)) // checked, confirmed, applied
+	mux.HandleFunc("GET /games/{game}/live", s.require(club.RoleHost, s.gameLive))
+	mux.HandleFunc("POST /games/{game}/act", s.require(club.RoleHost, s.gameAct))
+	mux.HandleFunc("POST /games/{game}/undo", s.require(club.RoleHost, s.gameUndo))
+	mux.HandleFunc("POST /games/{game}/save", s.require(club.RoleHost, s.gameSave))
+	mux.HandleFunc("POST /games/{game}/reopen", s.require(club.RoleAdmin, s.gameReopen))
+	mux.HandleFunc("GET /games/{game}/seats", s.require(club.RoleHost, s.seatsForm))     // a mistyped card or name
+	mux.HandleFunc("POST /games/{game}/seats", s.require(club.RoleHost, s.correctSeats)) // checked, confirmed, applied
 	mux.HandleFunc("GET /players/search", s.require(club.RoleHost, s.playerSearch))
 
 	// the club: public pages show nicknames only
@@ -46,8 +50,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /rating.csv", s.ratingCSV)
 	mux.HandleFunc("GET /players/{id}", s.playerPage)
 	mux.HandleFunc("GET /history", s.historyPage)
-	mux.HandleFunc("GET /history/{id}", s.recordPage)
-	mux.HandleFunc("GET /history/{id}/record.json", s.recordDownload)
+	mux.HandleFunc("GET /history/{game}", s.recordPage)
+	mux.HandleFunc("GET /history/{game}/record.json", s.recordDownload)
 	mux.HandleFunc("GET /nights", s.nightsPage)
 	mux.HandleFunc("GET /nights.ics", s.nightsICS)
 	mux.HandleFunc("GET /nights/{id}", s.nightPage)
@@ -55,7 +59,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/standings", s.apiStandings)
 	mux.HandleFunc("GET /api/players/{id}/stats", s.apiPlayerStats)
 	mux.HandleFunc("GET /stats", s.clubStatsPage)
-	mux.HandleFunc("GET /api/games/{id}", s.apiGame)
+	mux.HandleFunc("GET /api/games/{game}", s.apiGame)
 	mux.HandleFunc("GET /api/nights", s.apiNights)
 
 	mux.HandleFunc("GET /join", s.joinForm)
@@ -93,15 +97,15 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /tournaments/{id}", s.tournamentPage)
 	mux.HandleFunc("GET /tournaments/{id}/standings.csv", s.tournamentCSV)
 	mux.HandleFunc("POST /tournaments/{id}/{action}", s.require(club.RoleMember, s.tournamentAction))
-	mux.HandleFunc("POST /history/{id}/protests", s.require(club.RoleMember, s.fileProtest))
-	mux.HandleFunc("POST /history/{id}/protests/{pid}", s.require(club.RoleHost, s.decideProtest))
-	mux.HandleFunc("POST /games/{id}/approve-extra", s.require(club.RoleHost, s.approveExtra))
+	mux.HandleFunc("POST /history/{game}/protests", s.require(club.RoleMember, s.fileProtest))
+	mux.HandleFunc("POST /history/{game}/protests/{pid}", s.require(club.RoleHost, s.decideProtest))
+	mux.HandleFunc("POST /games/{game}/approve-extra", s.require(club.RoleHost, s.approveExtra))
 	mux.HandleFunc("POST /admin/import", s.require(club.RoleAdmin, s.importGames))
 	// a club's old protocols: summaries into the history and the rating (issue 26, item 7)
 	mux.HandleFunc("GET /admin/summaries", s.require(club.RoleAdmin, s.summariesPage))
 	mux.HandleFunc("POST /admin/summaries/preview", s.require(club.RoleAdmin, s.previewSummaries))
 	mux.HandleFunc("POST /admin/summaries/import", s.require(club.RoleAdmin, s.importSummaries))
-	mux.HandleFunc("POST /history/{id}/delete", s.require(club.RoleAdmin, s.deleteSummary))
+	mux.HandleFunc("POST /history/{game}/delete", s.require(club.RoleAdmin, s.deleteSummary))
 
 	// club nights' edits, notices, the strikes report (issue 10)
 	mux.HandleFunc("GET /nights/{id}/edit", s.require(club.RoleAdmin, s.editNightForm))
@@ -115,12 +119,12 @@ func (s *Server) routes(mux *http.ServeMux) {
 	// live games: public (the public view, or the club's delayed broadcast); one stream per page
 	mux.HandleFunc("GET /live", s.liveList)
 	mux.HandleFunc("GET /live/events", s.liveEvents)
-	mux.HandleFunc("GET /live/{id}", s.livePage)
-	mux.HandleFunc("GET /live/{id}/screen", s.liveScreen)
-	mux.HandleFunc("GET /live/{id}/overlay", s.liveOverlay)
-	mux.HandleFunc("GET /live/{id}/events", s.liveEvents)
-	mux.HandleFunc("GET /api/live/{id}", s.apiLive)
-	mux.HandleFunc("POST /live/{id}/broadcast", s.require(club.RoleHost, s.setBroadcast))
+	mux.HandleFunc("GET /live/{game}", s.livePage)
+	mux.HandleFunc("GET /live/{game}/screen", s.liveScreen)
+	mux.HandleFunc("GET /live/{game}/overlay", s.liveOverlay)
+	mux.HandleFunc("GET /live/{game}/events", s.liveEvents)
+	mux.HandleFunc("GET /api/live/{game}", s.apiLive)
+	mux.HandleFunc("POST /live/{game}/broadcast", s.require(club.RoleHost, s.setBroadcast))
 	mux.HandleFunc("POST /live/settings", s.require(club.RoleAdmin, s.setDefaultBroadcast))
 
 	// the club's Telegram (issue 28): a member's link, the admin's settings and failures, the bot's webhook
@@ -133,6 +137,31 @@ func (s *Server) routes(mux *http.ServeMux) {
 
 	// anything else: the site's own page, in the reader's language
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { s.fail(w, r, club.Errorf(club.NotFound, "no such page")) })
+}
+
+// routeTable registers the site's routes on its mux (when it has one) and keeps their patterns in order.
+type routeTable struct {
+	mux      *http.ServeMux
+	patterns []string
+}
+
+func (t *routeTable) Handle(pattern string, h http.Handler) {
+	t.patterns = append(t.patterns, pattern)
+	if t.mux != nil {
+		t.mux.Handle(pattern, h)
+	}
+}
+
+func (t *routeTable) HandleFunc(pattern string, h func(http.ResponseWriter, *http.Request)) {
+	t.Handle(pattern, http.HandlerFunc(h))
+}
+
+// Routes lists the patterns of every route the site registers ("GET /games/{game}", "/" for the rest), in the order
+// they are registered, as http.ServeMux reads them.
+func (s *Server) Routes() []string {
+	var t routeTable
+	s.routes(&t)
+	return t.patterns
 }
 
 func cacheStatic(h http.Handler) http.Handler {

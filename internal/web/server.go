@@ -317,7 +317,7 @@ func (s *Server) Handler() http.Handler {
 
 func (s *Server) handler() http.Handler {
 	mux := http.NewServeMux()
-	s.routes(mux)
+	s.routes(&routeTable{mux: mux})
 	return s.chain(s.routed(mux))
 }
 
