@@ -67,7 +67,14 @@ func openPlatform(ctx context.Context, c *config) (*platform.Platform, error) {
 	if !isPostgresURL(own) {
 		own = sqlitePath(c)
 	}
-	return &platform.Platform{Own: db, OwnDSN: own}, nil
+	return &platform.Platform{Own: db, OwnDSN: own, Names: ownNames(c)}, nil
+}
+
+// ownNames are the host names the installation of c answers on as itself, which no club may have: its
+// -public-url's host, its -addr's, the machine's name, and localhost and every IP address.
+func ownNames(c *config) *platform.OwnNames {
+	machine, _ := os.Hostname()
+	return platform.NewOwnNames(c.publicURL, c.addr, machine)
 }
 
 // clubAddress is where a club's site is: its own host name's root, or /c/SLUG/ on the installation's address
@@ -94,7 +101,7 @@ func clubAdd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	name := fs.String("name", "", "the club's name as the installation lists it (with -from, default: the club's own name)")
 	admin := fs.String("admin", "", "the login of the club's first admin (not with -from: the club's accounts come with it)")
 	adminName := fs.String("admin-name", "", "the first admin's name shown on the club's pages (default: the login)")
-	host := fs.String("host", "", "a host name of the club's own, like edmonton.example.org (default: none)")
+	host := fs.String("host", "", "a host name of the club's own, like edmonton.example.org (default: none); never the installation's own (its -public-url's, -addr's, localhost or an IP address)")
 	from := fs.String("from", "", "move in a single club's database: an SQLite file or a postgres:// URL")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -113,8 +120,10 @@ func clubAdd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mafiaclub club add: give -name and -admin (the club's first admin), or -from (a club's database to move in)")
 		return 2
 	}
-	// what the slug and the host name are made of is refused before anything is asked or opened
-	for _, err := range []error{club.CheckSlug(*slug), club.CheckHost(*host)} {
+	// what the slug and the host name are made of, and a host name of the installation's own, are refused before
+	// anything is asked or opened
+	normal, hostErr := ownNames(c).CheckHost(*host)
+	for _, err := range []error{club.CheckSlug(*slug), hostErr} {
 		if err != nil {
 			fmt.Fprintf(stderr, "mafiaclub club add: %v\n", oneLine(err))
 			return 1
@@ -138,7 +147,7 @@ func clubAdd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer p.Own.Close()
-	t := club.Tenant{Slug: *slug, Name: *name, Host: *host}
+	t := club.Tenant{Slug: *slug, Name: *name, Host: normal}
 	fill := platform.WithAdmin(*name, *admin, *adminName, pass)
 	if *from != "" {
 		src, err := sqlstore.Open(ctx, *from)
@@ -272,7 +281,7 @@ func clubHost(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	c := serveFlags(fs)
 	slug := fs.String("slug", "", "the club")
-	host := fs.String("host", "", `its host name, like edmonton.example.org; "" takes it away`)
+	host := fs.String("host", "", `its host name, like edmonton.example.org; "" takes it away (never the installation's own: its -public-url's, -addr's, localhost or an IP address)`)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -289,7 +298,7 @@ func clubHost(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer p.Own.Close()
-	if err := p.Own.SetTenantHost(ctx, *slug, *host); err != nil {
+	if err := p.SetHost(ctx, *slug, *host); err != nil {
 		fmt.Fprintf(stderr, "mafiaclub club host: %v\n", oneLine(err))
 		return 1
 	}

@@ -225,6 +225,14 @@ func clubCommands(t *testing.T, in *installation) {
 		{"reserved static", []string{"-slug", "static", "-name", "Other", "-admin", "olga"}, "password-123\n", 1, "the site's own words"},
 		{"a host name taken", []string{"-slug", "gamma", "-name", "Other", "-admin", "olga", "-host", "beta.example.org"}, "password-123\n", 1, `host name "beta.example.org"`},
 		{"no host name", []string{"-slug", "gamma", "-name", "Other", "-admin", "olga", "-host", "Beta:8080"}, "password-123\n", 1, "is not a host name"},
+		// the installation's own names: a club there would take the installation over
+		{"an IP address", []string{"-slug", "gamma", "-name", "Other", "-admin", "olga", "-host", "127.0.0.1"}, "password-123\n", 1, `"127.0.0.1" is an IP address`},
+		{"an IPv6 address with a port", []string{"-slug", "gamma", "-name", "Other", "-admin", "olga", "-host", "[::1]:8080"}, "password-123\n", 1, "is an IP address"},
+		{"the public URL's host", []string{"-slug", "gamma", "-name", "Other", "-admin", "olga", "-host", "Fed.Example.org.", "-public-url", "https://fed.example.org"}, "password-123\n", 1, `"fed.example.org" is this installation's own host name`},
+		{"the address's host", []string{"-slug", "gamma", "-name", "Other", "-admin", "olga", "-host", "mafia.example.net", "-addr", "mafia.example.net:8080"}, "password-123\n", 1, "installation's own host name"},
+		{"a subdomain of localhost", []string{"-slug", "gamma", "-name", "Other", "-admin", "olga", "-host", "club.localhost"}, "password-123\n", 1, "localhost"},
+		{"a label led by a hyphen", []string{"-slug", "gamma", "-name", "Other", "-admin", "olga", "-host", "-x.example"}, "password-123\n", 1, "starts or ends with a hyphen"},
+		{"an empty label", []string{"-slug", "gamma", "-name", "Other", "-admin", "olga", "-host", "a..example.org"}, "password-123\n", 1, "no empty part"},
 		{"no name", []string{"-slug", "gamma", "-admin", "olga"}, "password-123\n", 2, "give -name"},
 		{"a name too long", []string{"-slug", "gamma", "-name", strings.Repeat("n", club.MaxClubName+1), "-admin", "olga"}, "password-123\n", 1, "at most"},
 		{"no admin", []string{"-slug", "gamma", "-name", "Other"}, "password-123\n", 2, "-admin"},
@@ -281,6 +289,13 @@ func clubCommands(t *testing.T, in *installation) {
 	}
 	if code, _, errOut = in.cmd(t, "", hostCmd, "-slug", "beta", "-host", "alpha.example.org"); code != 1 || !strings.Contains(errOut, "alpha.example.org") {
 		t.Errorf("a host name taken: exit %d, %s", code, errOut)
+	}
+	for _, c := range []struct{ host, why string }{
+		{"127.0.0.1", "is an IP address"}, {"localhost", "localhost"}, {"alpha..example.org", "no empty part"},
+	} {
+		if code, _, errOut = in.cmd(t, "", hostCmd, "-slug", "alpha", "-host", c.host); code != 1 || !strings.Contains(errOut, c.why) {
+			t.Errorf("club host -host %s: exit %d, %s; want it refused saying %q", c.host, code, errOut, c.why)
+		}
 	}
 	if code, _, errOut = in.cmd(t, "", hostCmd, "-slug", "zeta", "-host", "zeta.example.org"); code != 1 || !strings.Contains(errOut, `no club "zeta"`) {
 		t.Errorf("an unknown club: exit %d, %s", code, errOut)

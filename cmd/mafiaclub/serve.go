@@ -255,8 +255,10 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	// the installation's other clubs (issue 29), each over its own store with its own site: served at /c/SLUG/
 	// or at a host name of its own; the registry is read again every few seconds, so that a club added by
 	// `mafiaclub club add` or on another server is served without a restart
-	plat := &platform.Platform{Own: db, OwnDSN: ownDSN(c)}
+	names := ownNames(c)
+	plat := &platform.Platform{Own: db, OwnDSN: ownDSN(c), Names: names}
 	router := web.NewPlatform(site)
+	router.OwnHost = names.Has // the installation's own names are its own site's, whatever the registry says
 	dir := platform.NewDirectory(svc)
 	clubs := &clubSites{plat: plat, router: router, own: site, c: c, bus: bus, zone: zone, trusted: trusted, log: log, open: map[string]*clubSite{},
 		dir: dir, persons: club.NewPersons(db, svc.Clock, dir)}

@@ -200,6 +200,13 @@ func (cs *clubSites) refresh(ctx context.Context) error {
 	var errs []error
 	for _, t := range ts {
 		seen[t.Slug] = true
+		// a host name no club may have (the installation's own, registered by an older version): the club is
+		// served at its prefix, and the installation keeps its own names
+		_, refused := cs.plat.Names.CheckHost(t.Host)
+		registered := t.Host
+		if refused != nil {
+			t.Host = ""
+		}
 		if o, ok := cs.open[t.Slug]; ok {
 			if o.t.Host == t.Host {
 				continue
@@ -208,6 +215,10 @@ func (cs *clubSites) refresh(ctx context.Context) error {
 			cs.forget(t.Slug)
 			o.stop()
 			delete(cs.open, t.Slug)
+		}
+		if refused != nil {
+			cs.log.Error("a club's host name is refused: it is served at its prefix; give it another with `mafiaclub club host`",
+				"club", t.Slug, "host", registered, "err", refused)
 		}
 		site, stop, err := openTenant(cs.run, cs.plat, t, cs.c, cs.bus, cs.zone, cs.trusted, cs.log)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -193,5 +194,141 @@ func TestClubPublicURL(t *testing.T) {
 		if site.PublicURL != tc.want {
 			t.Errorf("club %q (host %q): PublicURL %q, want %q (the site adds its Base %q)", tc.slug, tc.host, site.PublicURL, tc.want, tc.base)
 		}
+	}
+}
+
+// A club is never added at a host name the installation answers on as itself, on the platform admin's page or
+// by `mafiaclub club add` (nor given one by `club host`): before, a club at 127.0.0.1 or at the -public-url's host
+// took the running installation over (its own admins got 401, its other clubs 404) until the command line took
+// the name away. After every attempt, the own admin still logs in and the other club still answers, on each
+// database where the registry is.
+func TestOwnHostsStayTheInstallations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary; not in -short")
+	}
+	t.Run("SQLite", func(t *testing.T) {
+		data := t.TempDir()
+		ownHostsStay(t, []string{"-data", data}, filepath.Join(data, "mafiaclub.db"))
+	})
+	t.Run("PostgreSQL", func(t *testing.T) {
+		db := freshSchema(t)
+		u, _ := url.Parse(db)
+		prefix := u.Query().Get("search_path") + "_club_"
+		t.Cleanup(func() { // the clubs' schemas beside the test's own, which freshSchema drops
+			admin, err := sql.Open("pgx", os.Getenv("TEST_DATABASE_URL"))
+			if err != nil {
+				return
+			}
+			defer admin.Close()
+			rows, err := admin.Query(`SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)`, prefix)
+			if err != nil {
+				return
+			}
+			var schemas []string
+			for rows.Next() {
+				var s string
+				if rows.Scan(&s) == nil {
+					schemas = append(schemas, s)
+				}
+			}
+			rows.Close()
+			for _, s := range schemas {
+				admin.Exec(`DROP SCHEMA "` + s + `" CASCADE`)
+			}
+		})
+		ownHostsStay(t, []string{"-db", db}, db)
+	})
+}
+
+func ownHostsStay(t *testing.T, store []string, ownDSN string) {
+	const public = "https://fed.example.org"
+	srv := startServerArgs(t, testBinary(t), append([]string{"-public-url", public}, store...)...)
+	listen := strings.TrimPrefix(srv.base, "http://")
+	admin := newHostClient(t, srv.base)
+	if code, _, err := admin.post("/login", url.Values{"login": {"admin"}, "password": {"demo-admin"}}); err != nil || code != http.StatusSeeOther {
+		t.Fatalf("the own admin logs in: %d %v", code, err)
+	}
+	if code, _, err := admin.post("/admin/clubs", url.Values{"slug": {"edmonton"}, "name": {"Mafia Edmonton"}, "login": {"boss"},
+		"password": {"boss-password"}}); err != nil || code != http.StatusSeeOther {
+		t.Fatalf("add a club: %d %v", code, err)
+	}
+	stillOwn := func(when string) {
+		t.Helper()
+		if code, _, err := newHostClient(t, srv.base).post("/login", url.Values{"login": {"admin"}, "password": {"demo-admin"}}); err != nil || code != http.StatusSeeOther {
+			t.Errorf("%s: the own admin logs in: %d %v", when, code, err)
+		}
+		resp, err := http.Get(srv.base + "/c/edmonton/")
+		if err != nil {
+			t.Fatalf("%s: the other club: %v", when, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "Mafia Edmonton") {
+			t.Errorf("%s: the other club answers %d", when, resp.StatusCode)
+		}
+	}
+	stillOwn("with two clubs")
+	for i, host := range []string{"127.0.0.1", listen, "fed.example.org", "localhost", "-x.example"} {
+		slug := fmt.Sprintf("web-%d", i)
+		if code, _, err := admin.post("/admin/clubs", url.Values{"slug": {slug}, "name": {"Rogue"}, "host": {host},
+			"login": {"boss"}, "password": {"boss-password"}}); err != nil || code != http.StatusBadRequest {
+			t.Errorf("the page adds a club at %q: %d %v, want 400", host, code, err)
+		}
+		stillOwn("after the page was asked for a club at " + host)
+	}
+	for i, c := range []struct {
+		host, why string
+	}{
+		{"127.0.0.1", "is an IP address"},
+		{"[::1]:8080", "is an IP address"},
+		{"fed.example.org", "installation's own host name"},
+		{"localhost", "localhost"},
+		{"-x.example", "starts or ends with a hyphen"},
+	} {
+		var out, errOut strings.Builder
+		args := append([]string{"club", "add", "-slug", fmt.Sprintf("cmd-%d", i), "-name", "Rogue", "-admin", "rogue", "-host", c.host,
+			"-public-url", public}, store...)
+		if code := run(args, strings.NewReader("rogue-password\n"), &out, &errOut); code != 1 || !strings.Contains(errOut.String(), c.why) {
+			t.Errorf("club add -host %s: exit %d, %q; want 1 saying %q", c.host, code, errOut.String(), c.why)
+		}
+		errOut.Reset()
+		args = append([]string{"club", "host", "-slug", "edmonton", "-host", c.host, "-public-url", public}, store...)
+		if code := run(args, strings.NewReader(""), &out, &errOut); code != 1 || !strings.Contains(errOut.String(), c.why) {
+			t.Errorf("club host -host %s: exit %d, %q; want 1 saying %q", c.host, code, errOut.String(), c.why)
+		}
+	}
+	// a registry of an older version, which took the -public-url's host for a club's: the club is served at its
+	// prefix, and the host name stays the installation's
+	ctx := context.Background()
+	own, err := sqlstore.Open(ctx, ownDSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	older := &platform.Platform{Own: own, OwnDSN: ownDSN} // without the installation's names, as before
+	db, err := older.Create(ctx, club.Tenant{Slug: "older", Name: "Mafia Older", Host: "fed.example.org"}, platform.WithAdmin("Mafia Older", "olga", "Olga", "olga-password"))
+	own.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	// the server reads the registry every 5 s: a club the commands had added would be served by now
+	time.Sleep(6 * time.Second)
+	stillOwn("after the commands were asked for a club at the installation's names")
+	req, _ := http.NewRequest(http.MethodPost, srv.base+"/login", strings.NewReader(url.Values{"login": {"admin"}, "password": {"demo-admin"}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Host = "fed.example.org"
+	if resp, err := newHostClient(t, srv.base).hc.Do(req); err != nil || resp.StatusCode != http.StatusSeeOther {
+		t.Errorf("the own admin logs in at the -public-url's host, which an older registry gave a club: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+	resp, err := http.Get(srv.base + "/c/older/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "Mafia Older") {
+		t.Errorf("the club an older registry gave the installation's host name, at its prefix: %d", resp.StatusCode)
 	}
 }

@@ -2,6 +2,8 @@ package club
 
 import (
 	"context"
+	"net"
+	"net/netip"
 	"strings"
 	"time"
 )
@@ -61,15 +63,79 @@ func CheckSlug(slug string) error {
 	return nil
 }
 
-// CheckHost refuses a host name that is not one: lowercase letters, digits, hyphens and dots, with a dot, at most
-// 253 bytes, no port. "" (none) is accepted.
+// The bounds of a host name (RFC 1035): 253 characters in all, 63 a label (a part between dots).
+const (
+	MaxHost      = 253
+	MaxHostLabel = 63
+)
+
+// NormalHost is a host name as the registry keeps it and a request's Host header is compared with it: without
+// the spaces around it, in lowercase (names are case-blind), and without the one trailing dot of a fully
+// qualified name ("Edmonton.Example.org." is "edmonton.example.org"). It checks nothing (CheckHost does).
+func NormalHost(host string) string {
+	return strings.TrimSuffix(strings.ToLower(strings.TrimSpace(host)), ".")
+}
+
+// CheckHost refuses what cannot be a club's host name of its own, with the reason: what is no host name
+// (anything but Latin letters, digits, hyphens and dots; an empty label; a label starting or ending with a
+// hyphen; over MaxHostLabel characters a label or MaxHost in all; a single label; a port), and the names every
+// installation answers on as itself: an IP address (v4 or v6, bracketed or not, with a port or without, or a
+// name whose last label is a number, which a browser takes for an IPv4 address) and localhost with its
+// subdomains. A club given one of those would take the installation's own site over. The names only one
+// installation answers on (its -public-url's, its -addr's) are the platform's to refuse (platform.OwnNames).
+// host is in its normal form (NormalHost); "" (none) is accepted.
 func CheckHost(host string) error {
 	if host == "" {
 		return nil
 	}
-	if len(host) > 253 || !strings.Contains(host, ".") || strings.Trim(host, "abcdefghijklmnopqrstuvwxyz0123456789-.") != "" ||
-		strings.HasPrefix(host, ".") || strings.HasSuffix(host, ".") || strings.Contains(host, "..") {
+	if IsIPHost(host) {
+		return Errorf(Invalid, "%q is an IP address: a club's host name is a name of its own (the installation answers on its addresses itself)", host)
+	}
+	if IsLocalhost(host) {
+		return Errorf(Invalid, "%q is a name of this machine (localhost): a club's host name is a name of its own", host)
+	}
+	if len(host) > MaxHost {
+		return Errorf(Invalid, "a host name has at most %d characters", MaxHost)
+	}
+	if strings.Trim(host, "abcdefghijklmnopqrstuvwxyz0123456789-.") != "" {
 		return Errorf(Invalid, "%q is not a host name (like edmonton.example.org, lowercase, without a port)", host)
 	}
+	labels := strings.Split(host, ".")
+	if len(labels) < 2 {
+		return Errorf(Invalid, "%q is not a host name (like edmonton.example.org, lowercase, without a port)", host)
+	}
+	for _, l := range labels {
+		switch {
+		case l == "":
+			return Errorf(Invalid, "a host name has no empty part between its dots: %q", host)
+		case len(l) > MaxHostLabel:
+			return Errorf(Invalid, "each part of a host name between its dots has at most %d characters: %q", MaxHostLabel, l)
+		case l[0] == '-' || l[len(l)-1] == '-':
+			return Errorf(Invalid, "no part of a host name starts or ends with a hyphen: %q", host)
+		}
+	}
 	return nil
+}
+
+// IsIPHost tells an IP address in any of the forms a Host header or a URL gives it: 192.0.2.1, ::1, [::1],
+// with a port or a zone, or a name whose last label is a number (decimal, or hexadecimal with 0x), which the
+// browsers' URL parser takes for an IPv4 address ("127.1", "0x7f.1").
+func IsIPHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if _, err := netip.ParseAddr(host); err == nil {
+		return true
+	}
+	last := host[strings.LastIndex(host, ".")+1:]
+	if hex, ok := strings.CutPrefix(last, "0x"); ok {
+		return strings.Trim(hex, "0123456789abcdef") == ""
+	}
+	return last != "" && strings.Trim(last, "0123456789") == ""
+}
+
+// IsLocalhost tells localhost and its subdomains (RFC 6761: always this machine), host in its normal form.
+func IsLocalhost(host string) bool {
+	return host == "localhost" || strings.HasSuffix(host, ".localhost")
 }

@@ -20,6 +20,9 @@ import (
 type Platform struct {
 	Own    *sqlstore.DB
 	OwnDSN string // the own store's: an SQLite file's path or a postgres:// URL
+	// Names are the host names the installation answers on as itself, which no club may have (nil: those of
+	// every installation only)
+	Names *OwnNames
 }
 
 // DSN is where club slug's store is (sqlstore.TenantDSN).
@@ -51,17 +54,20 @@ func (p *Platform) Open(ctx context.Context, slug string) (*sqlstore.DB, error) 
 	return sqlstore.Open(ctx, dsn)
 }
 
-// Create adds a club: it checks the slug and the host name (and that neither is taken), makes the club's store
-// and migrates it, has fill fill it (its first admin, or a whole club copied in), and registers it last. If any
-// step fails, the store it made is removed and nothing is registered: a club is added whole or not at all. The
-// returned store is open; the caller closes it.
+// Create adds a club: it checks the slug and the host name (in its normal form, never one of the installation's
+// own: OwnNames.CheckHost) and that neither is taken, makes the club's store and migrates it, has fill fill it
+// (its first admin, or a whole club copied in), and registers it last. If any step fails, the store it made is
+// removed and nothing is registered: a club is added whole or not at all. The returned store is open; the caller
+// closes it.
 func (p *Platform) Create(ctx context.Context, t club.Tenant, fill func(ctx context.Context, db *sqlstore.DB) error) (*sqlstore.DB, error) {
 	if err := club.CheckSlug(t.Slug); err != nil {
 		return nil, err
 	}
-	if err := club.CheckHost(t.Host); err != nil {
+	host, err := p.Names.CheckHost(t.Host)
+	if err != nil {
 		return nil, err
 	}
+	t.Host = host
 	if strings.TrimSpace(t.Name) == "" {
 		return nil, club.Errorf(club.Invalid, "a club's name is required")
 	}

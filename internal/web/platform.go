@@ -22,6 +22,10 @@ type Platform struct {
 	mu     sync.RWMutex
 	slugs  map[string]tenantRoute
 	hosts  map[string]http.Handler
+	// OwnHost tells the installation's own host names (platform.OwnNames.Has), set before it serves: no club is
+	// served at one, even one a registry written by an older version gives it, so that the own site, its admins
+	// and its other clubs' addresses stay where they are. nil: none.
+	OwnHost func(host string) bool
 }
 
 type tenantRoute struct {
@@ -47,7 +51,7 @@ func (p *Platform) Add(t club.Tenant, h http.Handler) {
 		delete(p.hosts, old.host)
 	}
 	p.slugs[t.Slug] = tenantRoute{h: h, host: t.Host}
-	if t.Host != "" {
+	if t.Host != "" && (p.OwnHost == nil || !p.OwnHost(t.Host)) {
 		p.hosts[t.Host] = h
 	}
 }

@@ -334,3 +334,92 @@ func TestClubsShareTheStreamBound(t *testing.T) {
 		}
 	}
 }
+
+// A club cannot be added at a host name the installation answers on as itself (its address, its -public-url's
+// host, localhost, any IP address) nor at what is no host name: the form refuses each with its reason in the
+// admin's language, and nothing is added. Afterwards the own admins still log in and the other clubs still
+// answer: before, a club at 127.0.0.1 took the whole installation over (the own admins got 401, the other clubs
+// 404). And a club a registry of an older version gives one of those names is not served there (the router).
+func TestPlatformAdminRefusesOwnHosts(t *testing.T) {
+	ctx := context.Background()
+	dsn := filepath.Join(t.TempDir(), "mafiaclub.db")
+	own, err := sqlstore.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { own.Close() })
+	if _, err := club.SeedDemo(ctx, own); err != nil {
+		t.Fatal(err)
+	}
+	site, err := web.New(club.NewServices(own, club.NewClock(time.UTC, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	site.Cookies = web.CookieSecureNever
+	site.PublicURL = "https://fed.example.org"
+	router := web.NewPlatform(site)
+	plat := &platform.Platform{Own: own, OwnDSN: dsn}
+	site.Platform = &testPlatform{t: t, plat: plat, router: router}
+	srv := httptest.NewServer(router)
+	t.Cleanup(srv.Close)
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	plat.Names = platform.NewOwnNames(site.PublicURL, addr)
+	router.OwnHost = plat.Names.Has
+	h := &harness{t: t, srv: srv, site: site, store: own}
+	admin := h.login(club.DemoAdminLogin, club.DemoAdminPassword)
+	h.post(admin, "/lang", url.Values{"lang": {"uk"}})
+	add := func(slug, host string) response {
+		return h.post(admin, "/admin/clubs", url.Values{"slug": {slug}, "name": {"Mafia " + slug}, "host": {host},
+			"login": {"boss"}, "admin_name": {"Boss"}, "password": {"boss-password"}})
+	}
+	if r := add("edmonton", ""); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("add edmonton: %d %s", r.StatusCode, errorOf(r.Body))
+	}
+	for _, c := range []struct{ host, want string }{
+		{"127.0.0.1", "IP-адреса"},
+		{addr, "IP-адреса"}, // the address it listens on, with the port
+		{"[::1]", "IP-адреса"},
+		{"0.0.0.0", "IP-адреса"},
+		{"fed.example.org", "цього сервера (його адреса, -public-url чи -addr)"},
+		{"FED.Example.org.", "цього сервера (його адреса, -public-url чи -addr)"},
+		{"localhost", "цієї машини (localhost)"},
+		{"club.localhost", "цієї машини (localhost)"},
+		{"-x.example", "не починається й не закінчується дефісом"},
+		{"a..example.org", "порожніх частин між крапками"},
+		{strings.Repeat("a", 64) + ".example.org", "щонайбільше 63 символи"},
+		{"calgary.example.org:8443", "як edmonton.example.org"},
+	} {
+		r := add("calgary", c.host)
+		if r.StatusCode != http.StatusBadRequest || !strings.Contains(errorOf(r.Body), c.want) {
+			t.Errorf("host %q: %d %q; want 400 saying %q", c.host, r.StatusCode, errorOf(r.Body), c.want)
+		}
+	}
+	if ts, _ := own.Tenants(ctx); len(ts) != 1 || ts[0].Slug != "edmonton" {
+		t.Errorf("clubs after the refusals: %+v", ts)
+	}
+	stillOwn := func(when string) {
+		t.Helper()
+		if r := h.post(h.client(), "/login", url.Values{"login": {club.DemoAdminLogin}, "password": {club.DemoAdminPassword}}); r.StatusCode != http.StatusSeeOther {
+			t.Errorf("%s: the own admin logs in: %d %s", when, r.StatusCode, errorOf(r.Body))
+		}
+		if r := h.get(admin, "/admin/clubs"); r.StatusCode != http.StatusOK || !strings.Contains(r.Body, `href="/c/edmonton/"`) {
+			t.Errorf("%s: the own admin's list of clubs: %d", when, r.StatusCode)
+		}
+		if r := h.get(h.client(), "/c/edmonton/"); r.StatusCode != http.StatusOK || !strings.Contains(r.Body, "Mafia edmonton") {
+			t.Errorf("%s: the other club: %d", when, r.StatusCode)
+		}
+	}
+	stillOwn("after the refusals")
+	// a club at the installation's own address, as an older version could register it, is not served there
+	rogue := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "rogue", http.StatusTeapot) })
+	router.Add(club.Tenant{Slug: "rogue", Host: "127.0.0.1"}, rogue)
+	t.Cleanup(func() { router.Remove("rogue") })
+	stillOwn("with a club at 127.0.0.1 in the router")
+	// a club's own host name is still its own
+	router.Add(club.Tenant{Slug: "rogue", Host: "rogue.example.org"}, rogue)
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/", nil)
+	req.Host = "Rogue.Example.org"
+	if r := h.do(h.client(), req); r.StatusCode != http.StatusTeapot {
+		t.Errorf("a club at its own host name: %d", r.StatusCode)
+	}
+}
