@@ -336,11 +336,16 @@ func TestClubsShareTheStreamBound(t *testing.T) {
 	}
 }
 
-// A club at a host name of its own has Base "", as the installation's own club has, and shares the installation's
-// bounds on live streams (ShareBounds); its accounts are still its own: its host, whose account has the same id as
-// the own club's host (both stores hold the demo club), follows his game on his devices while the own club's host
-// holds every place an account has (MaxHostStreamsPerAccount).
-func TestHostStreamPlacesAreEachClubsAccounts(t *testing.T) {
+// hostNameClub is an installation of the own club (a) and club-h at a host name of its own (h, its Base "" as the
+// own club's), both over stores of the demo club, h sharing a's bounds (ShareBounds) as the platform's clubs do;
+// h's address is http://club-h.test:PORT, which client reaches on the test server.
+type hostNameClub struct {
+	a, h   *harness
+	client func(h *harness) *http.Client
+}
+
+func newHostNameClub(t *testing.T) *hostNameClub {
+	t.Helper()
 	ctx := context.Background()
 	zone, _ := time.LoadLocation("America/Edmonton")
 	newSite := func(name string) (*sqlstore.DB, *web.Server) {
@@ -365,7 +370,6 @@ func TestHostStreamPlacesAreEachClubsAccounts(t *testing.T) {
 	hdb, hsite := newSite("club-h")
 	hsite.Slug = "club-h" // its Base stays "", as the platform serves it at its host name's root
 	hsite.ShareBounds(asite)
-	asite.MaxHostStreamsPerAccount = 2
 	p := web.NewPlatform(asite)
 	p.Add(club.Tenant{Slug: "club-h", Name: "Club H", Host: host}, hsite.Handler())
 	srv := httptest.NewServer(p)
@@ -377,9 +381,24 @@ func TestHostStreamPlacesAreEachClubsAccounts(t *testing.T) {
 	toServer.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
 		return (&net.Dialer{}).DialContext(ctx, network, srv.Listener.Addr().String())
 	}
-	login := func(h *harness) *http.Client {
+	return &hostNameClub{a: a, h: h, client: func(h *harness) *http.Client {
 		c := h.client()
 		c.Transport = toServer
+		return c
+	}}
+}
+
+// A club at a host name of its own has Base "", as the installation's own club has, and shares the installation's
+// bounds on live streams (ShareBounds); its accounts are still its own: its host, whose account has the same id as
+// the own club's host (both stores hold the demo club), follows his game on his devices while the own club's host
+// holds every place an account has (MaxHostStreamsPerAccount).
+func TestHostStreamPlacesAreEachClubsAccounts(t *testing.T) {
+	ctx := context.Background()
+	hc := newHostNameClub(t)
+	a, h, own, hdb := hc.a, hc.h, hc.a.store, hc.h.store
+	a.site.MaxHostStreamsPerAccount = 2
+	login := func(h *harness) *http.Client {
+		c := hc.client(h)
 		if r := h.post(c, "/login", url.Values{"login": {club.DemoHostLogin}, "password": {club.DemoHostPassword}}); r.StatusCode != http.StatusSeeOther {
 			t.Fatalf("the host's login at %s: %d %s", h.srv.URL, r.StatusCode, errorOf(r.Body))
 		}
@@ -435,5 +454,27 @@ func TestHostStreamPlacesAreEachClubsAccounts(t *testing.T) {
 	}
 	if code := stream(h, hostH, idH); code != http.StatusServiceUnavailable {
 		t.Errorf("club h's host's third stream: %d, want 503 (his own 2 places taken)", code)
+	}
+}
+
+// The calendar of a club at a host name of its own names its nights for the club, as a prefixed club's does: a
+// calendar that follows it and the own club (both with Base "") keeps their nights apart.
+func TestHostNameClubsCalendarIsItsOwn(t *testing.T) {
+	hc := newHostNameClub(t)
+	ctx := context.Background()
+	for _, h := range []*harness{hc.a, hc.h} { // a night in each club, each its store's first
+		svc := h.site.Services()
+		admin, _, err := svc.Accounts.Login(ctx, club.Credentials{Login: club.DemoAdminLogin, Password: club.DemoAdminPassword, Addr: "127.0.0.1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.Nights.Create(ctx, admin, club.NightForm{StartsAt: svc.Clock.Now().Add(48 * time.Hour), Place: "Café", Tables: 1, PerTable: 10}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for h, uid := range map[*harness]string{hc.a: "@mafiaclub\r\n", hc.h: "@club-h.mafiaclub\r\n"} {
+		if ics := h.get(hc.client(h), "/nights.ics").Body; !strings.Contains(ics, "UID:night-") || !strings.Contains(ics, uid) {
+			t.Errorf("%s: the calendar's UIDs do not end in %q: %.300s", h.srv.URL, uid, ics)
+		}
 	}
 }

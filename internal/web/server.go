@@ -395,13 +395,18 @@ func (s *Server) cookieName(name string) string {
 	if s.Base == "" {
 		return name
 	}
-	slug := strings.Map(func(r rune) rune {
+	return name + "_" + safeName(strings.TrimPrefix(s.Base, "/c/"))
+}
+
+// safeName is a slug as a name that holds only letters, digits, hyphens and dots (a cookie's, a calendar UID's
+// domain): any other character is "_".
+func safeName(slug string) string {
+	return strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' {
 			return r
 		}
 		return '_'
-	}, strings.TrimPrefix(s.Base, "/c/"))
-	return name + "_" + slug
+	}, slug)
 }
 
 // cookiePath is the Path of a cookie the site sets for p, a path of the club's site: "/" for the whole site, under
