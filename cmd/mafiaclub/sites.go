@@ -133,6 +133,7 @@ func openTenant(ctx context.Context, plat *platform.Platform, t club.Tenant, c *
 		db.Close()
 		return nil, nil, err
 	}
+	site.Slug = t.Slug // at a host name of its own too, where its Base is the own club's ""
 	if t.Host == "" {
 		site.Base = web.Prefix(t.Slug)
 	}

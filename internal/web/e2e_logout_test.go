@@ -79,10 +79,11 @@ func openPlain(t *testing.T, ctx context.Context, base string, id int64, expecte
 
 // keptGame is a game the host page keeps in the browser's storage, as read back from it.
 type keptGame struct {
-	Game  int64 `json:"game"`
-	User  int64 `json:"user"`
-	Ops   int   `json:"ops"`
-	Roles bool  `json:"roles"` // its record names a role of the game's
+	Store string `json:"store"` // the browser's store it is kept in: "mafiaclub" and a club's prefix (keptEverywhereJS)
+	Game  int64  `json:"game"`
+	User  int64  `json:"user"`
+	Ops   int    `json:"ops"`
+	Roles bool   `json:"roles"` // its record names a role of the game's
 }
 
 // keptJS reads every game kept in the browser's storage, without making the store: the database listed by
@@ -244,4 +245,132 @@ func TestE2ELogoutPlainHTTPElsewhere(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	a.wantNoRoles(cat, eval[string](a.hostBrowser, `document.documentElement.lang`), "the home page seen by nobody")
+}
+
+// keptEverywhereJS reads every game kept in the browser's storage by the host page of any club of the page's origin
+// (the store "mafiaclub" of the club at the root, "mafiaclub/c/SLUG" of one under a prefix), without making a
+// store.
+const keptEverywhereJS = `indexedDB.databases().then(list => Promise.all(list.filter(d => d.name === 'mafiaclub' || d.name.startsWith('mafiaclub/')).map(d => new Promise((done, fail) => {
+  const q = indexedDB.open(d.name);
+  q.onerror = () => fail(q.error);
+  q.onsuccess = () => {
+    const db = q.result;
+    if (!db.objectStoreNames.contains('games')) { db.close(); done([]); return; }
+    const all = db.transaction('games').objectStore('games').getAll();
+    all.onsuccess = () => { db.close(); done(all.result.map(r => ({ store: d.name, game: r.game, user: r.user, ops: (r.ops || []).length,
+      roles: /"(sheriff|don|mafia)"/.test(JSON.stringify(r.base || {})) }))); };
+    all.onerror = () => { db.close(); fail(all.error); };
+  };
+})))).then(l => l.flat())`
+
+// TestE2EPersonLogoutForgetsEveryClub: a person (one account for the installation's clubs) hosts a game in the club
+// at the root and one in the club at /c/club-b, in two tabs of one browser over plain HTTP (no Clear-Site-Data);
+// his session is one for both clubs, and so is his logout: logging out at club b leaves no game of either club in
+// the browser's storage, and his host page of the other club, open in the other tab, keeps nothing more.
+func TestE2EPersonLogoutForgetsEveryClub(t *testing.T) {
+	needBrowser(t)
+	m := testEngine(t)
+	pc := newPersonsClubs(t)
+	pc.a.site.SetEngine(m)
+	pc.b.site.SetEngine(m)
+	ctx := context.Background()
+
+	// the person, an active member and a host in both clubs, with a live game of ten guests in each
+	const login, password = "nomad", "nomad-password"
+	if err := pc.persons.SignUp(ctx, "", club.SignUpForm{Login: login, Password: password, Nick: "Nomad", Addr: "127.0.0.1"}); err != nil {
+		t.Fatal(err)
+	}
+	person, _, err := pc.persons.Login(ctx, club.Credentials{Login: login, Password: password, Addr: "127.0.0.1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pc.persons.Join(ctx, person, "club-b", "Nomad B", ""); err != nil {
+		t.Fatal(err)
+	}
+	games := map[string]int64{}
+	for slug, h := range map[string]*harness{"": pc.a, "club-b": pc.b} {
+		svc := h.site.Services()
+		admin, _, err := svc.Accounts.Login(ctx, club.Credentials{Login: club.DemoAdminLogin, Password: club.DemoAdminPassword, Addr: "127.0.0.1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, err := pc.persons.Member(ctx, person, slug)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ch := range [][2]string{{"status", "active"}, {"role", "host"}} {
+			if err := svc.Accounts.ChangeMember(ctx, admin, u.ID, ch[0], ch[1], "the test's"); err != nil {
+				t.Fatalf("club %q: %s %s: %v", slug, ch[0], ch[1], err)
+			}
+		}
+		if u, err = pc.persons.Member(ctx, person, slug); err != nil {
+			t.Fatal(err)
+		}
+		ng := club.NewGame{Rules: "fiim-2025-club"}
+		for i, r := range tenRoles {
+			ng.Seats = append(ng.Seats, club.NewSeat{Name: fmt.Sprintf("Guest %d", i+1), Role: r, Guest: true})
+		}
+		g, err := svc.Games.Start(ctx, u, ng)
+		if err != nil {
+			t.Fatalf("club %q: the person's game: %v", slug, err)
+		}
+		games[slug] = g.ID
+	}
+
+	bctx, bcancel := startBrowser(t, plainHTTP())
+	t.Cleanup(bcancel)
+	deadline := time.AfterFunc(2*time.Minute, bcancel)
+	t.Cleanup(func() { deadline.Stop() })
+	base := strings.Replace(pc.a.srv.URL, "//127.0.0.1:", "//"+plainHost+":", 1)
+
+	// 1. the club at the root: he logs in on his game's page and wakes the city
+	a := newAppBrowser(t, bctx, base)
+	a.expected = append(a.expected, "401", "Clear-Site-Data")
+	t.Cleanup(a.report)
+	a.logIn(fmt.Sprintf("/games/%d", games[""]), login, password)
+	if eval[bool](a.hostBrowser, `window.isSecureContext`) {
+		t.Fatal("the page is a secure context: the test needs plain HTTP, where the browser ignores Clear-Site-Data")
+	}
+	a.ready()
+	a.tap("wake the city at the root", "#act-day")
+	a.until("saved", `mafiaclubHost.pending() === 0`, 10*time.Second)
+
+	// 2. club b, in another tab of the same browser: the same session, his game there
+	tctx, tcancel := chromedp.NewContext(bctx)
+	t.Cleanup(tcancel)
+	b := newAppBrowser(t, tctx, base+"/c/club-b")
+	b.expected = append(b.expected, "Clear-Site-Data")
+	t.Cleanup(b.report)
+	b.do("his game in club b", chromedp.Navigate(fmt.Sprintf("%s/c/club-b/games/%d", base, games["club-b"])))
+	b.ready()
+	b.tap("wake the city in club b", "#act-day")
+	b.until("saved", `mafiaclubHost.pending() === 0`, 10*time.Second)
+	kept := evalAsync[[]keptGame](b.hostBrowser, keptEverywhereJS)
+	for _, want := range []keptGame{{Store: "mafiaclub", Game: games[""]}, {Store: "mafiaclub/c/club-b", Game: games["club-b"]}} {
+		if !slices.ContainsFunc(kept, func(g keptGame) bool { return g.Store == want.Store && g.Game == want.Game && g.Roles }) {
+			t.Fatalf("before the logout the browser keeps %+v, not game %d in %s with its roles: the test shows nothing", kept, want.Game, want.Store)
+		}
+	}
+	t.Logf("kept before the logout: %+v", kept)
+
+	// 3. he logs out at club b: his session ends in both clubs, and the browser forgets both clubs' games
+	b.do("open the menu", chromedp.Click(chromedp.CSS(`details.menu > summary`)))
+	b.do("log out", chromedp.WaitVisible(chromedp.CSS(`#logout button`)), chromedp.Click(chromedp.CSS(`#logout button`)))
+	b.until("logged out", `location.pathname === '/c/club-b/' && document.readyState === 'complete' && !document.getElementById('logout')`, 10*time.Second)
+	if kept := evalAsync[[]keptGame](b.hostBrowser, keptEverywhereJS); len(kept) != 0 {
+		t.Errorf("after his logout at club b the browser still keeps %+v", kept)
+	}
+	if n := evalAsync[string](b.hostBrowser, `window.caches ? caches.keys().then(k => k.join(',')) : ''`); n != "" {
+		t.Errorf("after his logout the browser still keeps pages: %s", n)
+	}
+	// his host page at the root, open in the other tab, heard of it and keeps nothing more: a tap there is a plain
+	// form, which the server refuses without a session, and no game is kept again
+	a.until("the root club's host page heard of the logout", `!mafiaclubHost.ready()`, 5*time.Second)
+	eval[bool](a.hostBrowser, `document.querySelector('[data-key=n]').click(), true`)
+	a.until("the tap's answer", `!document.getElementById('host') || !window.mafiaclubHost`, 10*time.Second)
+	if kept := evalAsync[[]keptGame](b.hostBrowser, keptEverywhereJS); len(kept) != 0 {
+		t.Errorf("a tap on the root club's host page after the logout at club b kept %+v", kept)
+	}
+	cat := mustCatalog(t)
+	a.wantNoRoles(cat, eval[string](a.hostBrowser, `document.documentElement.lang`), "the root club's host page after the logout at club b")
 }

@@ -245,14 +245,16 @@ func (s *Server) nightsICS(w http.ResponseWriter, r *http.Request) {
 	w.Write([]byte(b.String()))
 }
 
-// icsDomain is the right-hand side of the club nights' UIDs: "mafiaclub" for the club at the root, as it has always
-// been, and SLUG.mafiaclub for a club under a prefix, so that a calendar that follows two clubs of one
-// installation keeps their nights apart (a UID is unique across calendars, RFC 5545 §3.8.4.7).
+// icsDomain is the right-hand side of the club nights' UIDs: "mafiaclub" for the installation's own club, as it has
+// always been, and SLUG.mafiaclub for another (under a prefix or at a host name of its own, whose Base is "" as the
+// own club's), so that a calendar that follows two clubs of one installation keeps their nights apart (a UID is
+// unique across calendars, RFC 5545 §3.8.4.7).
 func (s *Server) icsDomain() string {
-	if s.Base == "" {
+	slug := s.slug()
+	if slug == "" {
 		return "mafiaclub"
 	}
-	return strings.TrimPrefix(s.cookieName(""), "_") + ".mafiaclub"
+	return safeName(slug) + ".mafiaclub"
 }
 
 func icsEscape(s string) string {

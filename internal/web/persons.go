@@ -49,8 +49,13 @@ func (s *Server) persons() Persons {
 	return nil
 }
 
-// slug is the club's slug as the installation's persons name it: "" for the club at the root.
-func (s *Server) slug() string { return strings.TrimPrefix(s.Base, "/c/") }
+// slug is the club's slug as the installation names it (Slug): "" for the installation's own club.
+func (s *Server) slug() string {
+	if s.Slug != "" {
+		return s.Slug
+	}
+	return strings.TrimPrefix(s.Base, "/c/")
+}
 
 const personKey ctxKey = 3
 

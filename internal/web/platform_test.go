@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -421,5 +422,148 @@ func TestPlatformAdminRefusesOwnHosts(t *testing.T) {
 	req.Host = "Rogue.Example.org"
 	if r := h.do(h.client(), req); r.StatusCode != http.StatusTeapot {
 		t.Errorf("a club at its own host name: %d", r.StatusCode)
+	}
+}
+
+// hostNameClub is an installation of the own club (a) and club-h at a host name of its own (h, its Base "" as the
+// own club's), both over stores of the demo club, h sharing a's bounds (ShareBounds) as the platform's clubs do;
+// h's address is http://club-h.test:PORT, which client reaches on the test server.
+type hostNameClub struct {
+	a, h   *harness
+	client func(h *harness) *http.Client
+}
+
+func newHostNameClub(t *testing.T) *hostNameClub {
+	t.Helper()
+	ctx := context.Background()
+	zone, _ := time.LoadLocation("America/Edmonton")
+	newSite := func(name string) (*sqlstore.DB, *web.Server) {
+		db, err := sqlstore.Open(ctx, filepath.Join(t.TempDir(), name+".db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		if _, err := club.SeedDemo(ctx, db); err != nil {
+			t.Fatal(err)
+		}
+		site, err := web.New(club.NewServices(db, club.NewClock(zone, nil)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		site.Cookies = web.CookieSecureNever
+		site.Log = slog.New(slog.NewTextHandler(testLog{t}, nil))
+		return db, site
+	}
+	const host = "club-h.test"
+	own, asite := newSite("own")
+	hdb, hsite := newSite("club-h")
+	hsite.Slug = "club-h" // its Base stays "", as the platform serves it at its host name's root
+	hsite.ShareBounds(asite)
+	p := web.NewPlatform(asite)
+	p.Add(club.Tenant{Slug: "club-h", Name: "Club H", Host: host}, hsite.Handler())
+	srv := httptest.NewServer(p)
+	t.Cleanup(func() { asite.CloseStreams(); hsite.CloseStreams(); srv.CloseClientConnections(); srv.Close() })
+	a := &harness{t: t, srv: srv, site: asite, store: own}
+	h := &harness{t: t, srv: &httptest.Server{URL: "http://" + host + ":" + srv.URL[strings.LastIndex(srv.URL, ":")+1:]}, site: hsite, store: hdb}
+	// every connection goes to the test server, whatever the host name: club-h.test is the club's own
+	toServer := srv.Client().Transport.(*http.Transport).Clone()
+	toServer.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, network, srv.Listener.Addr().String())
+	}
+	return &hostNameClub{a: a, h: h, client: func(h *harness) *http.Client {
+		c := h.client()
+		c.Transport = toServer
+		return c
+	}}
+}
+
+// A club at a host name of its own has Base "", as the installation's own club has, and shares the installation's
+// bounds on live streams (ShareBounds); its accounts are still its own: its host, whose account has the same id as
+// the own club's host (both stores hold the demo club), follows his game on his devices while the own club's host
+// holds every place an account has (MaxHostStreamsPerAccount).
+func TestHostStreamPlacesAreEachClubsAccounts(t *testing.T) {
+	ctx := context.Background()
+	hc := newHostNameClub(t)
+	a, h, own, hdb := hc.a, hc.h, hc.a.store, hc.h.store
+	a.site.MaxHostStreamsPerAccount = 2
+	login := func(h *harness) *http.Client {
+		c := hc.client(h)
+		if r := h.post(c, "/login", url.Values{"login": {club.DemoHostLogin}, "password": {club.DemoHostPassword}}); r.StatusCode != http.StatusSeeOther {
+			t.Fatalf("the host's login at %s: %d %s", h.srv.URL, r.StatusCode, errorOf(r.Body))
+		}
+		return c
+	}
+	hostA, hostH := login(a), login(h)
+	ua, err := own.UserByLogin(ctx, club.DemoHostLogin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uh, err := hdb.UserByLogin(ctx, club.DemoHostLogin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ua.ID != uh.ID {
+		t.Fatalf("the hosts' accounts are %d and %d: the test needs the same id in both clubs", ua.ID, uh.ID)
+	}
+	idA, idH := a.newGame(hostA, "fiim-2025-club", tenRoles, nil), h.newGame(hostH, "fiim-2025-club", tenRoles, nil)
+	if r := h.get(hostH, "/"); !strings.Contains(r.Body, `data-base=""`) {
+		t.Fatalf("club h is not served at its host name's root (Base \"\"): %d %s", r.StatusCode, errorOf(r.Body))
+	}
+	var open []*http.Response
+	defer func() {
+		for _, r := range open {
+			r.Body.Close()
+		}
+	}()
+	stream := func(h *harness, c *http.Client, id int64) int {
+		t.Helper()
+		resp, err := c.Get(h.srv.URL + fmt.Sprintf("/games/%d/live", id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode == http.StatusOK {
+			open = append(open, resp)
+		} else {
+			resp.Body.Close()
+		}
+		return resp.StatusCode
+	}
+	for i := 1; i <= 2; i++ {
+		if code := stream(a, hostA, idA); code != http.StatusOK {
+			t.Fatalf("the own club's host, device %d: %d, want 200", i, code)
+		}
+	}
+	if code := stream(a, hostA, idA); code != http.StatusServiceUnavailable {
+		t.Fatalf("the own club's host's third stream (2 an account): %d, want 503", code)
+	}
+	for i := 1; i <= 2; i++ {
+		if code := stream(h, hostH, idH); code != http.StatusOK {
+			t.Errorf("club h's host (account %d, as the own club's host), device %d, the own club's host holding his places: %d, want 200", uh.ID, i, code)
+		}
+	}
+	if code := stream(h, hostH, idH); code != http.StatusServiceUnavailable {
+		t.Errorf("club h's host's third stream: %d, want 503 (his own 2 places taken)", code)
+	}
+}
+
+// The calendar of a club at a host name of its own names its nights for the club, as a prefixed club's does: a
+// calendar that follows it and the own club (both with Base "") keeps their nights apart.
+func TestHostNameClubsCalendarIsItsOwn(t *testing.T) {
+	hc := newHostNameClub(t)
+	ctx := context.Background()
+	for _, h := range []*harness{hc.a, hc.h} { // a night in each club, each its store's first
+		svc := h.site.Services()
+		admin, _, err := svc.Accounts.Login(ctx, club.Credentials{Login: club.DemoAdminLogin, Password: club.DemoAdminPassword, Addr: "127.0.0.1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.Nights.Create(ctx, admin, club.NightForm{StartsAt: svc.Clock.Now().Add(48 * time.Hour), Place: "Café", Tables: 1, PerTable: 10}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for h, uid := range map[*harness]string{hc.a: "@mafiaclub\r\n", hc.h: "@club-h.mafiaclub\r\n"} {
+		if ics := h.get(hc.client(h), "/nights.ics").Body; !strings.Contains(ics, "UID:night-") || !strings.Contains(ics, uid) {
+			t.Errorf("%s: the calendar's UIDs do not end in %q: %.300s", h.srv.URL, uid, ics)
+		}
 	}
 }

@@ -50,6 +50,11 @@ type Server struct {
 	// scripts' requests, the messages' links) carries it, and its cookies are its own (cookieName, cookiePath).
 	// Files under /static/ stay at the root, shared by every club. Set it before Handler is called.
 	Base string
+	// Slug names the club on its installation: "" for the installation's own club (and a single club's site), the
+	// club's slug for another. A club at a host name of its own has Base "", as the own club has, and is still
+	// another club: whatever the clubs share (ShareBounds) tells them apart by this (slug). Unset, a club under a
+	// prefix is named by its Base.
+	Slug string
 
 	// Platform is the installation's clubs for its platform admins (the own site's admins): /admin/clubs. Nil on a
 	// club's site and on an installation of one club that has none of it wired.
@@ -183,8 +188,15 @@ func (s *Server) streamSlot(r *http.Request) (release func(), err error) {
 // MaxHostStreamsPerAccount): a place of the hosts' pool, counted by account.
 func (s *Server) hostStreamSlot(u *club.User) (release func(), err error) {
 	b := s.boundsOf()
-	// an account is a club's: the same id in two clubs is two people, so the holder names the club too
-	return s.slot(&b.hostStreams, s.Base+"#"+strconv.FormatInt(u.ID, 10), orDefault(b.MaxHostStreams, DefaultMaxHostStreams), orDefault(b.MaxHostStreamsPerAccount, DefaultMaxHostStreamsPerAccount))
+	return s.slot(&b.hostStreams, s.accountKey(u), orDefault(b.MaxHostStreams, DefaultMaxHostStreams), orDefault(b.MaxHostStreamsPerAccount, DefaultMaxHostStreamsPerAccount))
+}
+
+// accountKey names a club's account among those of every club of the installation, for what the clubs share
+// (ShareBounds): an account is a club's, and the same id in two clubs is two people, so the key names the club
+// by its slug (never by its Base, which is "" both for the own club and for a club at a host name of its own),
+// and the account's kind, a club's account: a person's id (the installation's store) is yet another id.
+func (s *Server) accountKey(u *club.User) string {
+	return "club:" + s.slug() + " user:" + strconv.FormatInt(u.ID, 10)
 }
 
 // ShareBounds makes this site's live streams count against own's pools and bounds (MaxStreams,
@@ -383,13 +395,18 @@ func (s *Server) cookieName(name string) string {
 	if s.Base == "" {
 		return name
 	}
-	slug := strings.Map(func(r rune) rune {
+	return name + "_" + safeName(strings.TrimPrefix(s.Base, "/c/"))
+}
+
+// safeName is a slug as a name that holds only letters, digits, hyphens and dots (a cookie's, a calendar UID's
+// domain): any other character is "_".
+func safeName(slug string) string {
+	return strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' {
 			return r
 		}
 		return '_'
-	}, strings.TrimPrefix(s.Base, "/c/"))
-	return name + "_" + slug
+	}, slug)
 }
 
 // cookiePath is the Path of a cookie the site sets for p, a path of the club's site: "/" for the whole site, under

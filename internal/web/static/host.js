@@ -208,6 +208,9 @@
 
   var engineURL = host.getAttribute('data-engine'), execURL = host.getAttribute('data-exec');
   var userId = +host.getAttribute('data-user');
+  // the installation's person whose account here this is ("" for a club's own account): his session ends in every
+  // club at once, so his logout in any club of this origin makes the browser forget his games in all of them
+  var personId = host.getAttribute('data-person') || '';
   if (!input.live && window.indexedDB) {
     // a saved game needs nothing kept on this device (its record holds the roles): forget it
     var del = indexedDB.open('mafiaclub' + clubBase, 1);
@@ -286,6 +289,7 @@
   function persist() {
     if (!keep) { return writing; }
     var rec = { game: gameId, user: userId, base: base, ops: ops.concat(tapped) };
+    if (personId) { rec.person = +personId; }
     writing = writing.then(function () { return db(); }).then(function (d) {
       return new Promise(function (resolve) {
         if (!keep) { resolve(); return; } // logged out meanwhile
@@ -297,7 +301,7 @@
     return writing;
   }
   // forget: this account logs out, in this tab (the site's script calls it before it posts the logout) or in another
-  // of the browser's tabs (which tells of it in localStorage). The page keeps nothing more and sends nothing more
+  // of the browser's tabs (which tells of it in localStorage), or its person logs out in any club of this origin. The page keeps nothing more and sends nothing more
   // (logging out asked about the actions not yet saved, and drops them), and the game it kept is deleted, after any
   // write under way. The page still shows what it showed; the browser keeps none of it.
   function forget() {
@@ -317,6 +321,7 @@
   }
   window.addEventListener('storage', function (e) {
     if (e.key === 'mafiaclub:out' + clubBase && e.newValue === String(userId)) { forget(); }
+    if (e.key === 'mafiaclub:out-person' && personId && e.newValue === personId) { forget(); }
   });
 
   // -- drawing: the page the engine drew is morphed into the old one; the seat or panel the host touched stays
