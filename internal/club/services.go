@@ -157,11 +157,14 @@ func (s *Tournaments) Overview(ctx context.Context, id int64) (*Overview, error)
 // GameInfo is what a tournament game's pages add: its tournament and stage, the protests with their decisions,
 // whether the viewer is the chief judge, and how long the viewer may still protest (0: he may not).
 type GameInfo struct {
-	Tournament  *Tournament
-	Stage       *Stage
-	Protests    []StoredProtest
-	IsChief     bool
-	ProtestLeft time.Duration
+	Tournament *Tournament
+	Stage      *Stage
+	Protests   []StoredProtest
+	IsChief    bool
+	// ApprovesExtra: the viewer agrees to a winner's 0.6 or 0.7 in this game (the chief judge, or the organiser
+	// in his place when he plays at its table).
+	ApprovesExtra bool
+	ProtestLeft   time.Duration
 	// Number is the game's number in its tournament, as its protocol gives it (§P7.2.1, the game's sequence
 	// number): the games of the earlier stages first, then round by round, table by table (round r at table t of
 	// a stage of T tables is its (r-1)·T + t-th game), so that no two games of a tournament share it.
@@ -182,6 +185,9 @@ func (s *Tournaments) Info(ctx context.Context, u *User, st *State) (*GameInfo, 
 		return nil, err
 	}
 	info := &GameInfo{Tournament: t, Stage: stage, IsChief: u != nil && u.ID == t.ChiefJudge}
+	if info.ApprovesExtra, err = s.mayApproveExtra(ctx, u, t, st.Game); err != nil {
+		return nil, err
+	}
 	stages, err := s.store.Stages(ctx, t.ID)
 	if err != nil {
 		return nil, err
