@@ -23,12 +23,13 @@ type Services struct {
 	Club        *Clubs       // the club's identity: its name, description, logo, links and defaults
 	Telegram    *Telegram    // the club's bot and channel: members' links, the bot's buttons, the Telegram outbox
 	Summaries   *Summaries   // the games of the club's old protocols: imported from summaries, deleted
+	Heavy       *HeavyWork   // the club's share of the installation's heavy work (imports, backups)
 }
 
 // NewServices builds the services over a store, all on one clock. The backups folder is set apart
 // (Services.Backups = NewBackups(...)): without it the site makes none.
 func NewServices(store Store, clock *Clock) *Services {
-	s := &Services{Clock: clock, Backups: NewBackups(store, clock, "")}
+	s := &Services{Clock: clock, Backups: NewBackups(store, clock, ""), Heavy: NewHeavyWork()}
 	s.Accounts = newAccounts(store, clock)
 	s.Nights = &Nights{store: store, clock: clock}
 	s.Games = &Games{store: store, clock: clock}
