@@ -82,7 +82,8 @@ func (b *Backups) List(ctx context.Context, admin *User) ([]Backup, error) {
 	return out, nil
 }
 
-// Start takes a backup now into the folder and returns it. Only an admin may; one runs at a time.
+// Start takes a backup now into the folder and returns it. Only an admin may; one runs at a time. It is heavy work:
+// the site runs it within the club's share (Services.Heavy).
 func (b *Backups) Start(ctx context.Context, admin *User) (*Backup, error) {
 	if err := need(admin, RoleAdmin); err != nil {
 		return nil, err
@@ -95,21 +96,16 @@ func (b *Backups) Start(ctx context.Context, admin *User) (*Backup, error) {
 		return nil, Errorf(Conflict, "a backup is being taken; wait for it")
 	}
 	defer b.mu.Unlock()
-	var made *Backup
-	err := Heavy(ctx, func() error {
-		if err := os.MkdirAll(b.dir, 0o750); err != nil {
-			return &Error{Code: Internal, Message: "backups folder", Cause: err}
-		}
-		path := BackupName(b.dir, b.clock.Now())
-		if err := bk.Backup(ctx, path); err != nil {
-			return err
-		}
-		info, err := os.Stat(path)
-		if err != nil {
-			return &Error{Code: Internal, Message: "backup", Cause: err}
-		}
-		made = &Backup{Name: filepath.Base(path), At: info.ModTime(), Bytes: info.Size()}
-		return nil
-	})
-	return made, err
+	if err := os.MkdirAll(b.dir, 0o750); err != nil {
+		return nil, &Error{Code: Internal, Message: "backups folder", Cause: err}
+	}
+	path := BackupName(b.dir, b.clock.Now())
+	if err := bk.Backup(ctx, path); err != nil {
+		return nil, err
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, &Error{Code: Internal, Message: "backup", Cause: err}
+	}
+	return &Backup{Name: filepath.Base(path), At: info.ModTime(), Bytes: info.Size()}, nil
 }

@@ -23,12 +23,13 @@ type Services struct {
 	Club        *Clubs       // the club's identity: its name, description, logo, links and defaults
 	Telegram    *Telegram    // the club's bot and channel: members' links, the bot's buttons, the Telegram outbox
 	Summaries   *Summaries   // the games of the club's old protocols: imported from summaries, deleted
+	Heavy       *HeavyWork   // the club's share of the installation's heavy work (imports, backups)
 }
 
 // NewServices builds the services over a store, all on one clock. The backups folder is set apart
 // (Services.Backups = NewBackups(...)): without it the site makes none.
 func NewServices(store Store, clock *Clock) *Services {
-	s := &Services{Clock: clock, Backups: NewBackups(store, clock, "")}
+	s := &Services{Clock: clock, Backups: NewBackups(store, clock, ""), Heavy: NewHeavyWork()}
 	s.Accounts = newAccounts(store, clock)
 	s.Nights = &Nights{store: store, clock: clock}
 	s.Games = &Games{store: store, clock: clock}
@@ -157,11 +158,14 @@ func (s *Tournaments) Overview(ctx context.Context, id int64) (*Overview, error)
 // GameInfo is what a tournament game's pages add: its tournament and stage, the protests with their decisions,
 // whether the viewer is the chief judge, and how long the viewer may still protest (0: he may not).
 type GameInfo struct {
-	Tournament  *Tournament
-	Stage       *Stage
-	Protests    []StoredProtest
-	IsChief     bool
-	ProtestLeft time.Duration
+	Tournament *Tournament
+	Stage      *Stage
+	Protests   []StoredProtest
+	IsChief    bool
+	// ApprovesExtra: the viewer agrees to a winner's 0.6 or 0.7 in this game (the chief judge, or the organiser
+	// in his place when he plays at its table).
+	ApprovesExtra bool
+	ProtestLeft   time.Duration
 	// Number is the game's number in its tournament, as its protocol gives it (§P7.2.1, the game's sequence
 	// number): the games of the earlier stages first, then round by round, table by table (round r at table t of
 	// a stage of T tables is its (r-1)·T + t-th game), so that no two games of a tournament share it.
@@ -182,6 +186,9 @@ func (s *Tournaments) Info(ctx context.Context, u *User, st *State) (*GameInfo, 
 		return nil, err
 	}
 	info := &GameInfo{Tournament: t, Stage: stage, IsChief: u != nil && u.ID == t.ChiefJudge}
+	if info.ApprovesExtra, err = s.mayApproveExtra(ctx, u, t, st.Game); err != nil {
+		return nil, err
+	}
 	stages, err := s.store.Stages(ctx, t.ID)
 	if err != nil {
 		return nil, err

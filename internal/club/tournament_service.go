@@ -735,13 +735,25 @@ func (s *Tournaments) DecideProtest(ctx context.Context, u *User, gameID, protes
 	return Errorf(NotFound, "no such protest")
 }
 
-// ApproveExtra records the chief judge's agreement to a winner's 0.6 or 0.7 extra points (§T6.1.3).
+// ErrSeatedApprover refuses the agreement to a winner's 0.6 or 0.7 to one of the game's players: a chief judge who
+// plays in his own tournament would otherwise agree to the points of his own table. The organiser agrees in his
+// place.
+var ErrSeatedApprover = Errorf(Forbidden, "you sit at this table: the tournament's organiser agrees to its extra points in your place")
+
+// ApproveExtra records the chief judge's agreement to a winner's 0.6 or 0.7 extra points (§T6.1.3). A chief judge
+// who sits at the game's table may not give it; the tournament's organiser (the admin who created it) gives it in
+// his place, unless he sits there too.
 func (s *Tournaments) ApproveExtra(ctx context.Context, u *User, gameID int64, seat int) error {
 	t, st, err := s.judgedTournament(ctx, u, gameID)
 	if err != nil {
 		return err
 	}
-	if u.ID != t.ChiefJudge {
+	if Seated(u, st.Game) && (u.ID == t.ChiefJudge || u.ID == t.CreatedBy) {
+		return ErrSeatedApprover
+	}
+	if ok, err := s.mayApproveExtra(ctx, u, t, st.Game); err != nil {
+		return err
+	} else if !ok {
 		return Errorf(Forbidden, "only the chief judge agrees to a winner's 0.6 or 0.7")
 	}
 	if st.Game.Status != GameLive {
@@ -751,6 +763,25 @@ func (s *Tournaments) ApproveExtra(ctx context.Context, u *User, gameID int64, s
 		return Errorf(Invalid, "there is no seat %d at this table", seat)
 	}
 	return s.store.ApproveExtra(ctx, gameID, seat, u.ID, s.now())
+}
+
+// mayApproveExtra reports whether u agrees to a winner's 0.6 or 0.7 in tournament t's game g: its chief judge,
+// or its organiser (the admin who created it) when the chief judge sits at g's table; never one who sits there.
+func (s *Tournaments) mayApproveExtra(ctx context.Context, u *User, t *Tournament, g *Game) (bool, error) {
+	if u == nil || !u.Role.Can(RoleHost) || Seated(u, g) {
+		return false, nil
+	}
+	if u.ID == t.ChiefJudge {
+		return true, nil
+	}
+	if u.ID != t.CreatedBy || !u.Role.Can(RoleAdmin) {
+		return false, nil
+	}
+	chief, err := s.store.User(ctx, t.ChiefJudge)
+	if err != nil {
+		return false, err
+	}
+	return Seated(chief, g), nil
 }
 
 // checkExtras refuses a judge's extra points that need the chief judge's agreement and do not have it. The

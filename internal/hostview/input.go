@@ -22,7 +22,7 @@ type Input struct {
 	Saved   string          `json:"saved,omitempty"` // when it was saved, in the club's time
 	Record  json.RawMessage `json:"record"`          // the game's record in the spec's form
 	Times   []string        `json:"times"`           // the club's clock time of each event, "19:42:05"
-	IsChief bool            `json:"chief,omitempty"` // the viewer is the chief judge of this tournament game
+	IsChief bool            `json:"chief,omitempty"` // the viewer agrees to a winner's 0.6 or 0.7 here (the chief judge, or the organiser in his place)
 	IsAdmin bool            `json:"admin,omitempty"`
 	Audit   []string        `json:"audit,omitempty"` // undo, save and reopen entries, already in words
 	Lang    string          `json:"lang"`

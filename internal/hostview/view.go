@@ -142,7 +142,7 @@ type View struct {
 	LastEvent  string
 	LastSecret bool // the last event is secret (a night action): the undo box hides it with the roles
 	HasPoints  bool
-	IsChief    bool   // the viewer is the chief judge of this tournament game
+	IsChief    bool   // the viewer agrees to a winner's 0.6 or 0.7 here (the chief judge, or the organiser in his place)
 	Morning    string // the morning's announcement
 	// MorningWhy says why the night was a miss where the engine knows it (a black shot more than once); it names
 	// a black seat, so the page hides it with the roles.

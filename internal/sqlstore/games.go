@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"mafiaclub/internal/club"
@@ -296,7 +297,19 @@ func (db *DB) Append(ctx context.Context, gameID, version int64, key club.Action
 	if db.dialect == "sqlite" {
 		return db.groupAppend(ctx, gameID, version, key, events)
 	}
-	return db.inTx(ctx, "game", func(tx *txn) error { return appendEvents(ctx, tx, gameID, version, key, events) })
+	err := db.inTx(ctx, "game", func(tx *txn) error { return appendEvents(ctx, tx, gameID, version, key, events) })
+	if key.Key != "" && club.ErrorCode(err) == club.Conflict && !errors.Is(err, club.ErrRecorded) {
+		// A copy of this request that ran alongside recorded the key after this transaction looked for it: this
+		// one waited for the game's row and found another version. Its key, read now that the other has committed,
+		// says whether that was this very action (answered as done) or another's change.
+		if digest, ok, rerr := db.ActionRecorded(ctx, gameID, key.Key); rerr == nil && ok {
+			if digest == "" || digest == key.Digest {
+				return club.ErrRecorded
+			}
+			return club.ErrKeyReused
+		}
+	}
+	return err
 }
 
 // ActionRecorded reports whether a game has recorded the action of an idempotency key, and its digest.

@@ -23,6 +23,7 @@ func Run(t *testing.T, open func(t *testing.T) club.Store) {
 	t.Run("appends to many games at once", func(t *testing.T) { appendsToManyGames(t, open(t)) })
 	t.Run("idempotency keys", func(t *testing.T) { idempotencyKeys(t, open(t)) })
 	t.Run("action digests", func(t *testing.T) { actionDigests(t, open(t)) })
+	t.Run("one key appended in parallel", func(t *testing.T) { parallelKey(t, open(t)) })
 	t.Run("take over", func(t *testing.T) { takeOver(t, open(t)) })
 	for _, x := range extra {
 		t.Run(x.name, func(t *testing.T) { x.f(t, open(t)) })
@@ -288,6 +289,52 @@ func actionDigests(t *testing.T, s club.Store) {
 	}
 	if got, _ := s.Game(ctx, g.ID); got.Version != 1 {
 		t.Errorf("version %d, want 1", got.Version)
+	}
+}
+
+// parallelKey: copies of one action with one key, appended at once at the same version, are recorded once; every
+// other copy is ErrRecorded (a retry answered as done), never "someone else changed this game", even one that
+// waited for the first's commit.
+func parallelKey(t *testing.T, s club.Store) {
+	ctx := context.Background()
+	h := NewHost(t, s, "h")
+	g := &club.Game{Rules: "fiim-2025-club", Seats: tenSeats(), HostID: h.ID}
+	must(t, s.CreateGame(ctx, g))
+	const copies = 40
+	errs := make([]error, copies)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	// the pool's connections opened first: the copies then begin their transactions together, not one by one
+	// as each gets a new connection
+	for range copies {
+		wg.Add(1)
+		go func() { defer wg.Done(); s.ActionRecorded(ctx, g.ID, "key-warm") }()
+	}
+	wg.Wait()
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			errs[i] = s.Append(ctx, g.ID, 0, club.ActionKey{Key: "key-parallel", Digest: "d1"}, []club.StoredEvent{ev(1, `{"type": "foul", "seat": 1}`, h.ID)})
+		}()
+	}
+	close(start)
+	wg.Wait()
+	done := 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			done++
+		case !errors.Is(err, club.ErrRecorded):
+			t.Errorf("a copy of the action: %v, want ErrRecorded", err)
+		}
+	}
+	if done != 1 {
+		t.Errorf("%d copies recorded, want 1", done)
+	}
+	if log, _ := s.Events(ctx, g.ID); len(log) != 1 {
+		t.Errorf("%d events, want 1", len(log))
 	}
 }
 

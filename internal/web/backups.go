@@ -31,9 +31,14 @@ func (s *Server) renderBackups(w http.ResponseWriter, r *http.Request, code int,
 	s.render(w, "backups", backupsView{Page: p, Available: s.svc.Backups.Available(), List: list, Made: made, Error: errText})
 }
 
-// startBackup takes a backup now; the page answers once the copy is on disk.
+// startBackup takes a backup now; the page answers once the copy is on disk. It is heavy work (club.HeavyWork),
+// within the club's share.
 func (s *Server) startBackup(w http.ResponseWriter, r *http.Request) {
-	b, err := s.svc.Backups.Start(r.Context(), currentUser(r))
+	var b *club.Backup
+	err := s.svc.Heavy.Do(r.Context(), func() (err error) {
+		b, err = s.svc.Backups.Start(r.Context(), currentUser(r))
+		return err
+	})
 	switch club.ErrorCode(err) {
 	case "":
 		s.redirect(w, r, "/admin/backups?made="+urlQueryEscape(b.Name))

@@ -331,7 +331,8 @@ func eventsFromForm(r *http.Request, st *club.State) ([]record.Event, error) {
 	return events, err
 }
 
-// approveExtra records the chief judge's agreement to a winner's 0.6 or 0.7 (§T6.1.3).
+// approveExtra records the chief judge's agreement to a winner's 0.6 or 0.7 (§T6.1.3), or the organiser's in the
+// place of a chief judge who plays at the table.
 func (s *Server) approveExtra(w http.ResponseWriter, r *http.Request) {
 	id, err := gameID(r)
 	if err == nil {

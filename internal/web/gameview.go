@@ -40,7 +40,7 @@ func (s *Server) hostInput(r *http.Request, p Page, st *club.State) hostview.Inp
 		in.Times[i] = p.Clock(se.At)
 	}
 	if info, err := s.svc.Tournaments.Info(r.Context(), p.User, st); err == nil && info != nil {
-		in.IsChief = info.IsChief
+		in.IsChief = info.ApprovesExtra // the agreement's form is his
 	}
 	audit, err := s.svc.Games.Audit(r.Context(), p.User, st)
 	if err == nil {

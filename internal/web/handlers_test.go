@@ -49,8 +49,15 @@ func newHarnessOn(t *testing.T, dsn string) *harness {
 	if _, err := club.SeedDemo(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}
+	return newHarnessWith(t, db, db)
+}
+
+// newHarnessWith is a harness on the seeded database db whose services use store: db itself, or a test's wrapper
+// around it.
+func newHarnessWith(t *testing.T, db *sqlstore.DB, store club.Store) *harness {
+	t.Helper()
 	zone, _ := time.LoadLocation("America/Edmonton")
-	site, err := web.New(club.NewServices(db, club.NewClock(zone, nil)))
+	site, err := web.New(club.NewServices(store, club.NewClock(zone, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,10 +47,10 @@ func (s *Server) importForm(w http.ResponseWriter, r *http.Request) {
 // live game for a host to continue (club.Games.Import); the report says, file by file, what was imported and how,
 // and what was refused and why. A refused file changes nothing.
 //
-// An import is heavy work (club.Heavy): beyond the bound it is refused at once, 503 with Retry-After, before its
-// upload is read.
+// An import is heavy work (club.HeavyWork): beyond the club's share it is refused at once, 503 with Retry-After,
+// before its upload is read.
 func (s *Server) importGames(w http.ResponseWriter, r *http.Request) {
-	if err := club.Heavy(r.Context(), func() error { s.importUpload(w, r); return nil }); err != nil {
+	if err := s.svc.Heavy.Do(r.Context(), func() error { s.importUpload(w, r); return nil }); err != nil {
 		s.fail(w, r, err)
 	}
 }

@@ -68,9 +68,9 @@ func problemsOf(pv *club.SummaryPreview, done *club.SummaryReport) []club.Summar
 }
 
 // previewSummaries reads the uploaded file and shows what its import would do, with the button that confirms it.
-// Heavy work (club.Heavy), its upload bounded.
+// Heavy work (club.HeavyWork), its upload bounded.
 func (s *Server) previewSummaries(w http.ResponseWriter, r *http.Request) {
-	if err := club.Heavy(r.Context(), func() error {
+	if err := s.svc.Heavy.Do(r.Context(), func() error {
 		p := s.page(r)
 		r.Body = http.MaxBytesReader(w, r.Body, maxSummaryUpload+64<<10)
 		if err := r.ParseMultipartForm(importMemory); err != nil {
@@ -106,7 +106,7 @@ func (s *Server) previewSummaries(w http.ResponseWriter, r *http.Request) {
 // importSummaries files the confirmed file: it is read and checked again (the preview is never trusted), and the
 // games the history has already are skipped, so a retried confirmation files nothing twice.
 func (s *Server) importSummaries(w http.ResponseWriter, r *http.Request) {
-	if err := club.Heavy(r.Context(), func() error {
+	if err := s.svc.Heavy.Do(r.Context(), func() error {
 		p := s.page(r)
 		r.Body = http.MaxBytesReader(w, r.Body, maxSummaryUpload*4/3+64<<10)
 		if err := r.ParseForm(); err != nil {
