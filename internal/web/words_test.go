@@ -131,7 +131,8 @@ var (
 
 // TestDecimalsByLanguage: a number with decimals reads as the reader's language writes it, one separator per
 // language (a comma in Ukrainian and Russian, a point in English), on the host page's points table and its
-// corrections, the chronology, the protocol, the game's public page, the rating and a player's figures; before,
+// corrections, the chronology, the protocol, the game's public page, the rating, a player's figures and the front
+// door's best players (which wrote "56.40" in Ukrainian until it went through the same writer); before,
 // "0.94" and "+0.1" stood beside "0,3". Forms still send what the server reads: a correction's value keeps the
 // point, a correction typed with a comma is read, and the new-game form's best-move points, shown with commas, are
 // read back. The CSV export keeps the point.
@@ -163,6 +164,7 @@ func TestDecimalsByLanguage(t *testing.T) {
 			"the rating":                  section(h.langGet(c, lang, "/rating").Body, `<tbody>`, `</tbody>`),
 			"the player's figures":        section(h.langGet(c, lang, "/players/"+player).Body, `id="player-totals"`, `</ul>`),
 			"the host page's corrections": section(host, `class="row adjust"`, `</form>`),
+			"the front door's best":       section(h.langGet(c, lang, "/").Body, `id="home-top"`, `</ol>`),
 		}
 		for what, part := range parts {
 			if what == "the host page's corrections" {
