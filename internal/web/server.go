@@ -592,6 +592,7 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		w.Header().Set("Retry-After", "5")
 	}
 	p := s.page(r)
+	p.Title = p.T("error.title") // the tab and the history name the page, as every other page's title does
 	msg := s.errorText(p.Lang, err)
 	w.WriteHeader(status(code))
 	s.render(w, "error", struct {
