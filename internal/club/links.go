@@ -3,6 +3,7 @@ package club
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"strings"
 	"sync"
 	"time"
@@ -117,26 +118,28 @@ func linkHash(kind, s string) []byte {
 	return h[:]
 }
 
-// maxLinkToken bounds a token or nonce read back: real ones are 43 bytes.
+// maxLinkToken bounds a token or nonce read back: real ones are 43 bytes (32 in base64url).
 const maxLinkToken = 100
 
-// RequestSignInLink asks for a sign-in link for login, from a client at addr: when the login is a club account
-// with a working Telegram chat, a link is made (only its hash kept) and queued for the chat. Whatever the login,
-// it returns a new nonce for the asking browser's cookie and no error, unless the asking is throttled (per login
-// and per address: ErrThrottled, the same for every login) or the server fails.
-func (a *Accounts) RequestSignInLink(ctx context.Context, login, addr string) (LinkRequest, error) {
-	return a.requestLink(ctx, LinkSignIn, login, addr)
+// RequestSignInLink asks for a sign-in link for login, from a client at addr whose browser holds nonce (from an
+// earlier asking; "" when none): when the login is a club account with a working Telegram chat, a link is made
+// (only its hash kept) and queued for the chat. Whatever the login, it returns the nonce for the asking browser's
+// cookie (the one it holds, so that its earlier links still work there, or a new one) and no error, unless the
+// asking is throttled (per login and per address: ErrThrottled, the same for every login) or the server fails.
+func (a *Accounts) RequestSignInLink(ctx context.Context, login, addr, nonce string) (LinkRequest, error) {
+	return a.requestLink(ctx, LinkSignIn, login, addr, nonce)
 }
 
-func (a *Accounts) requestLink(ctx context.Context, purpose LinkPurpose, login, addr string) (LinkRequest, error) {
+func (a *Accounts) requestLink(ctx context.Context, purpose LinkPurpose, login, addr, nonce string) (LinkRequest, error) {
 	login = strings.TrimSpace(login)
 	now := a.clock.Now()
 	if !a.throttle.reserve([]string{"link:" + loginKey(login), "linkip:" + addr}, now) {
 		return LinkRequest{}, ErrThrottled
 	}
-	nonce, err := newToken()
-	if err != nil {
-		return LinkRequest{}, err
+	if b, err := base64.RawURLEncoding.DecodeString(nonce); err != nil || len(b) != 32 {
+		if nonce, err = newToken(); err != nil {
+			return LinkRequest{}, err
+		}
 	}
 	req := LinkRequest{Nonce: nonce, Via: "no account"}
 	if login == "" || len(login) > 4*MaxLoginChars {

@@ -20,6 +20,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /{$}", s.home)
 	mux.HandleFunc("GET /login", s.loginForm)
 	mux.HandleFunc("POST /login", s.login)
+	mux.HandleFunc("POST /login/link", s.requestLink)
+	mux.HandleFunc("GET /login/link", s.useLink)
 	mux.HandleFunc("POST /logout", s.logout)
 	mux.HandleFunc("POST /lang", s.setLang)
 
