@@ -103,7 +103,7 @@ func (s *TelegramSender) sendLinks(ctx context.Context, c *telegram.Client) {
 		return
 	}
 	for ctx.Err() == nil {
-		links := s.Links.LinkMessages(20)
+		links := s.Links.LinkMessages(club.LinkTelegram, 20)
 		if len(links) == 0 {
 			return
 		}
@@ -153,7 +153,7 @@ func StartTelegram(ctx context.Context, s *TelegramSender, runner *telegram.Runn
 	var wg sync.WaitGroup
 	wg.Go(func() { every(ctx, poll, func() { s.Drain(ctx) }) })
 	if s.Links != nil {
-		ready := s.Links.LinksReady()
+		ready := s.Links.LinksReady(club.LinkTelegram)
 		wg.Go(func() {
 			for {
 				select {

@@ -36,3 +36,22 @@ func (db *DB) UseAccountLink(ctx context.Context, tokenHash []byte, purpose club
 	}
 	return userID, translate(err, "account link")
 }
+
+// ConfirmedEmail returns a member's e-mail address when it is confirmed, "" otherwise.
+func (db *DB) ConfirmedEmail(ctx context.Context, userID int64) (string, error) {
+	var addr string
+	err := db.r.QueryRowContext(ctx, `SELECT CASE WHEN email = email_confirmed THEN email ELSE '' END FROM users WHERE id = ?`, userID).Scan(&addr)
+	return addr, translate(err, "member")
+}
+
+// ConfirmEmail confirms a member's address, if it is still his.
+func (db *DB) ConfirmEmail(ctx context.Context, userID int64, address string) error {
+	res, err := db.w.ExecContext(ctx, `UPDATE users SET email_confirmed = email WHERE id = ? AND email = ? AND email != ''`, userID, address)
+	if err != nil {
+		return translate(err, "member")
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return club.Errorf(club.NotFound, "the address is no longer the member's")
+	}
+	return nil
+}

@@ -13,17 +13,21 @@ import (
 
 // One-time sign-in links (club/links.go): the login page offers one when a login is held by its delay (the
 // owner on a new device, while his password is being guessed), and as a small form below the password's. The
-// browser that asks gets a nonce in a cookie; the link, sent to the account's Telegram chat, works in that browser
-// only, once, for club.LinkTTL.
+// browser that asks gets a nonce in a cookie; the link, sent to the account's Telegram chat and confirmed e-mail
+// address, works in that browser only, once, for club.LinkTTL. A member's new address is sent a link that
+// confirms it (confirmEmail).
 
 // linkCookie holds the nonce of the browser that asked for a link. Only the login pages need it.
 const linkCookie = "mafiaclub_link"
 
 // linksOn reports whether the site can send sign-in links: it needs its public address (the links are to it; a
-// request's Host header is not to be trusted with them) and the club's bot.
+// request's Host header is not to be trusted with them) and e-mail or the club's bot.
 func (s *Server) linksOn(ctx context.Context) bool {
 	if s.PublicURL == "" {
 		return false
+	}
+	if s.Mail {
+		return true
 	}
 	cfg, err := s.svc.Telegram.Config(ctx)
 	return err == nil && cfg.Token != ""
@@ -121,4 +125,40 @@ func (s *Server) LinkText(m club.LinkMessage) (string, telegram.Keyboard) {
 	b.WriteString(`<a href="` + tgEscape(link) + `">` + tgEscape(link) + "</a>\n\n")
 	b.WriteString(x.T(lang, "login.link.tg.notyou"))
 	return b.String(), telegram.Keyboard{{{Text: x.T(lang, "login.link.tg.button"), URL: link}}}
+}
+
+// LinkMail writes a one-time link's mail in its member's language (the sender's notify.LinkRender): a sign-in
+// link as LinkText says it, or the link that confirms his address.
+func (s *Server) LinkMail(m club.LinkMessage) (subject, body string) {
+	lang := tgTexts{s}.Lang(&club.User{Lang: m.Lang}, "")
+	T := func(key string) string { return s.Catalog.T(lang, key) }
+	path := "/login/link?token="
+	what, notYou := "login.link.tg", "login.link.tg.notyou"
+	if m.Purpose == club.LinkConfirmEmail {
+		path, what, notYou = "/me/email/confirm?token=", "email.confirm.mail", "email.confirm.mail.notyou"
+	}
+	link := s.link(path + url.QueryEscape(m.Token))
+	if link == "" {
+		link = s.path(path + url.QueryEscape(m.Token)) // no public address: the member puts the site's before it
+	}
+	body = s.Catalog.T(lang, "notice.greeting", m.Name) + "\n\n" + T(what+".body") + "\n\n" + link + "\n\n" + T(notYou) +
+		"\n\n-- \n" + T("notice.footer") + "\n"
+	return s.clubName(context.Background(), lang) + ": " + T(what+".title"), body
+}
+
+// confirmEmail follows the link sent to a member's new address: logged in as him, it confirms the address.
+func (s *Server) confirmEmail(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Referrer-Policy", "no-referrer") // the token is in this page's address
+	u := currentUser(r)
+	err := s.svc.Accounts.ConfirmEmail(r.Context(), u, r.URL.Query().Get("token"))
+	switch club.ErrorCode(err) {
+	case "":
+		s.Log.Info("e-mail address confirmed", "user", u.ID)
+		s.redirect(w, r, "/me/notices?confirmed=1")
+	case club.NotFound:
+		s.Log.Warn("an e-mail confirmation link was refused", "user", u.ID)
+		s.renderNotices(w, r, http.StatusNotFound, s.page(r).T("email.confirm.invalid"))
+	default:
+		s.fail(w, r, err)
+	}
 }

@@ -112,6 +112,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /me/notices", s.require(club.RoleMember, s.noticesPage))
 	mux.HandleFunc("POST /me/notices/read", s.require(club.RoleMember, s.noticesRead))
 	mux.HandleFunc("POST /me/email", s.require(club.RoleMember, s.setEmail))
+	mux.HandleFunc("GET /me/email/confirm", s.require(club.RoleMember, s.confirmEmail))
 	mux.HandleFunc("GET /admin/strikes", s.require(club.RoleAdmin, s.strikesPage))
 	mux.HandleFunc("POST /admin/strikes/rule", s.require(club.RoleAdmin, s.setStrikeRule))
 	// live games: public (the public view, or the club's delayed broadcast); one stream per page
