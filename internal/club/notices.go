@@ -139,7 +139,8 @@ type NoticeStore interface {
 	Notices(ctx context.Context, userID int64, limit int) ([]Notice, error)
 	UnreadNotices(ctx context.Context, userID int64) (int, error)
 	MarkNoticesRead(ctx context.Context, userID int64, now time.Time) error
-	// EmailSettings and SetEmail read and set a member's address and whether he turned e-mail off.
+	// EmailSettings and SetEmail read and set a member's address and whether he turned e-mail off. Setting another
+	// address than the confirmed one forgets the confirmation (LinkStore.ConfirmEmail).
 	EmailSettings(ctx context.Context, userID int64) (address string, off bool, err error)
 	SetEmail(ctx context.Context, userID int64, address string, off bool) error
 	// DueMail lists the outbox's unsent mails whose next attempt is due at now, oldest first.

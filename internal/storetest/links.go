@@ -18,7 +18,7 @@ func init() {
 
 // accountLinks: a link is used once, only before it expires, only with the browser's hash it was made with and
 // for its purpose; a use with another browser's hash does not use it up; of many uses at once, exactly one wins;
-// a new link drops the expired ones.
+// a new link drops the expired ones. A member's address is confirmed only while it is his.
 func accountLinks(t *testing.T, s club.Store) {
 	ctx := context.Background()
 	now := time.Date(2027, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -85,4 +85,29 @@ func accountLinks(t *testing.T, s club.Store) {
 	if id, err := use("t4", "d4", club.LinkSignIn, now.Add(21*time.Minute)); err != nil || id != a {
 		t.Errorf("a later link: %d %v", id, err)
 	}
+
+	// an address is confirmed only while it is the member's: a changed one is not, nor can an old one be
+	confirmed := func(want string) {
+		t.Helper()
+		if got, err := s.ConfirmedEmail(ctx, a); err != nil || got != want {
+			t.Errorf("confirmed address %q %v, want %q", got, err, want)
+		}
+	}
+	confirmed("")
+	must(t, s.SetEmail(ctx, a, "a@example.org", false))
+	confirmed("")
+	if err := s.ConfirmEmail(ctx, a, "old@example.org"); club.ErrorCode(err) != club.NotFound {
+		t.Errorf("confirming an address that is not the member's: %v", err)
+	}
+	must(t, s.ConfirmEmail(ctx, a, "a@example.org"))
+	confirmed("a@example.org")
+	must(t, s.SetEmail(ctx, a, "a@example.org", true)) // e-mail off: still his, still confirmed
+	confirmed("a@example.org")
+	must(t, s.SetEmail(ctx, a, "a2@example.org", false))
+	confirmed("")
+	if err := s.ConfirmEmail(ctx, a, "a@example.org"); club.ErrorCode(err) != club.NotFound {
+		t.Errorf("confirming the old address: %v", err)
+	}
+	must(t, s.SetEmail(ctx, a, "a@example.org", false)) // back to the old address: to be confirmed again
+	confirmed("")
 }
