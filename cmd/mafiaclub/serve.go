@@ -324,11 +324,12 @@ func serve(args []string, stdout, stderr io.Writer) int {
 
 // startNotices runs the reminders and, with -smtp, the e-mail sender until the returned function stops them.
 func startNotices(site *web.Server, smtpURL string, log *slog.Logger) (stop func(), err error) {
-	o := notify.Options{Render: site.MailText, Log: log}
+	o := notify.Options{Render: site.MailText, Log: log, Links: site.Services().Accounts, LinkRender: site.LinkMail}
 	if smtpURL != "" {
 		if o.SMTP, err = notify.ParseSMTP(smtpURL); err != nil {
 			return nil, err
 		}
+		site.Mail = true
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	wait := notify.Start(ctx, site.Services().Notices, o)

@@ -45,7 +45,8 @@ func startTelegram(site *web.Server, c *config, log *slog.Logger) (stop func(), 
 		runner.Webhook = c.publicURL + site.Base // a club under a prefix has its webhook there
 		site.TelegramWebhook = runner
 	}
-	sender := &notify.TelegramSender{Telegram: svc.Telegram, Render: site.TelegramRender, API: c.telegramAPI, Log: log}
+	sender := &notify.TelegramSender{Telegram: svc.Telegram, Render: site.TelegramRender, API: c.telegramAPI, Log: log,
+		Links: svc.Accounts, LinkRender: site.LinkText}
 	ctx, cancel := context.WithCancel(context.Background())
 	wait := notify.StartTelegram(ctx, sender, runner, 0)
 	return func() { cancel(); wait() }, nil

@@ -20,6 +20,7 @@ type Accounts struct {
 	clock    *Clock
 	throttle *throttle
 	devices  deviceKeys
+	links    linkOutbox // the one-time links waiting to be sent (links.go)
 }
 
 func newAccounts(store Store, clock *Clock) *Accounts {

@@ -321,6 +321,7 @@ type Store interface {
 	ClubStore
 	TelegramStore
 	SummaryStore
+	LinkStore
 }
 
 // LiveStore keeps what the live pages need: each game's broadcast delay and the club's settings (its default).

@@ -139,7 +139,8 @@ type NoticeStore interface {
 	Notices(ctx context.Context, userID int64, limit int) ([]Notice, error)
 	UnreadNotices(ctx context.Context, userID int64) (int, error)
 	MarkNoticesRead(ctx context.Context, userID int64, now time.Time) error
-	// EmailSettings and SetEmail read and set a member's address and whether he turned e-mail off.
+	// EmailSettings and SetEmail read and set a member's address and whether he turned e-mail off. Setting another
+	// address than the confirmed one forgets the confirmation (LinkStore.ConfirmEmail).
 	EmailSettings(ctx context.Context, userID int64) (address string, off bool, err error)
 	SetEmail(ctx context.Context, userID int64, address string, off bool) error
 	// DueMail lists the outbox's unsent mails whose next attempt is due at now, oldest first.
@@ -154,8 +155,9 @@ type NoticeStore interface {
 // Notices is a member's inbox and e-mail settings, and the server's side of the notices: the outbox the e-mail
 // sender drains and the reminders the scheduler writes.
 type Notices struct {
-	store Store
-	clock *Clock
+	store    Store
+	clock    *Clock
+	accounts *Accounts // sends the link that confirms a new address
 }
 
 // Inbox lists the member's notices, newest first.
@@ -182,10 +184,12 @@ func (s *Notices) MarkRead(ctx context.Context, u *User) error {
 	return s.store.MarkNoticesRead(ctx, u.ID, s.clock.Now())
 }
 
-// EmailForm is a member's e-mail settings: his address ("" for none) and whether he wants no e-mail.
+// EmailForm is a member's e-mail settings: his address ("" for none) and whether he wants no e-mail; and (read)
+// whether the address is confirmed (links.go).
 type EmailForm struct {
-	Address string
-	Off     bool
+	Address   string
+	Off       bool
+	Confirmed bool
 }
 
 // MaxEmail is the longest e-mail address (RFC 5321's limit on a path).
@@ -197,10 +201,15 @@ func (s *Notices) Email(ctx context.Context, u *User) (EmailForm, error) {
 		return EmailForm{}, err
 	}
 	addr, off, err := s.store.EmailSettings(ctx, u.ID)
-	return EmailForm{Address: addr, Off: off}, err
+	if err != nil {
+		return EmailForm{}, err
+	}
+	confirmed, err := s.store.ConfirmedEmail(ctx, u.ID)
+	return EmailForm{Address: addr, Off: off, Confirmed: addr != "" && confirmed == addr}, err
 }
 
-// SetEmail sets the member's e-mail address and whether he wants e-mail.
+// SetEmail sets the member's e-mail address and whether he wants e-mail. An address not yet confirmed is sent a
+// link that confirms it (each time it is saved, within the bound of his links).
 func (s *Notices) SetEmail(ctx context.Context, u *User, f EmailForm) error {
 	if err := need(u, RoleMember); err != nil {
 		return err
@@ -215,7 +224,16 @@ func (s *Notices) SetEmail(ctx context.Context, u *User, f EmailForm) error {
 			return Errorf(Invalid, "an e-mail address like name@example.org")
 		}
 	}
-	return s.store.SetEmail(ctx, u.ID, addr, f.Off)
+	if err := s.store.SetEmail(ctx, u.ID, addr, f.Off); err != nil {
+		return err
+	}
+	if addr == "" || s.accounts == nil {
+		return nil
+	}
+	if confirmed, err := s.store.ConfirmedEmail(ctx, u.ID); err != nil || confirmed == addr {
+		return err
+	}
+	return s.accounts.sendEmailConfirmation(ctx, u, addr)
 }
 
 // DueMail lists the mails the sender should try now. The server's own action: no account.

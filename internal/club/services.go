@@ -36,7 +36,7 @@ func NewServices(store Store, clock *Clock) *Services {
 	s.Tournaments = &Tournaments{store: store, games: s.Games, clock: clock}
 	s.Games.tours = s.Tournaments
 	s.Records = &Records{store: store, games: s.Games, clock: clock}
-	s.Notices = &Notices{store: store, clock: clock}
+	s.Notices = &Notices{store: store, clock: clock, accounts: s.Accounts}
 	s.Live = &Live{store: store, games: s.Games, clock: clock}
 	s.Club = &Clubs{store: store, clock: clock}
 	s.Telegram = &Telegram{store: store, clock: clock, nights: s.Nights}

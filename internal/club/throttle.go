@@ -41,6 +41,8 @@ var limits = map[string]limit{
 	"addr:":    {50, 10 * time.Minute}, // failed logins from one address, any logins
 	"signup:":  {10, time.Hour},        // sign-ups from one address
 	"account:": {5, 10 * time.Minute},  // failed password changes of one account
+	"link:":    {5, 15 * time.Minute},  // one-time links asked for one login, from any address (links.go)
+	"linkip:":  {20, 15 * time.Minute}, // one-time links asked from one address, any logins
 }
 
 // The bounds of the throttle's memory: keys of counted attempts, logins' runs, logins' trusted addresses (each up

@@ -7,6 +7,7 @@ package notify
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/tls"
 	"fmt"
 	"log/slog"
@@ -63,7 +64,13 @@ type Options struct {
 	Render Render        // required with SMTP
 	Poll   time.Duration // how often the outbox is read and the reminders checked; 0 is 15 seconds
 	Log    *slog.Logger
+
+	Links      *club.Accounts // with SMTP: the accounts whose one-time links go by e-mail (Sender.Links)
+	LinkRender LinkRender     // required with Links
 }
+
+// LinkRender writes a one-time link's mail in its member's language.
+type LinkRender func(m club.LinkMessage) (subject, body string)
 
 // Start runs the reminders' scheduler and, with an SMTP server, the e-mail sender, until ctx ends; the function it
 // returns waits until both have stopped (a send in flight finishes or times out first).
@@ -83,8 +90,21 @@ func Start(ctx context.Context, n *club.Notices, o Options) (wait func()) {
 		})
 	})
 	if o.SMTP != nil {
-		s := &Sender{Notices: n, SMTP: o.SMTP, Render: o.Render, Log: o.Log}
+		s := &Sender{Notices: n, SMTP: o.SMTP, Render: o.Render, Log: o.Log, Links: o.Links, LinkRender: o.LinkRender}
 		wg.Go(func() { every(ctx, o.Poll, func() { s.Drain(ctx) }) })
+		if s.Links != nil {
+			ready := s.Links.LinksReady(club.LinkEmail)
+			wg.Go(func() {
+				for {
+					select {
+					case <-ctx.Done():
+						return
+					case <-ready:
+						s.SendLinks()
+					}
+				}
+			})
+		}
 	}
 	return wg.Wait
 }
@@ -109,10 +129,43 @@ type Sender struct {
 	SMTP    *SMTP
 	Render  Render
 	Log     *slog.Logger
+
+	// Links, when not nil, are the accounts whose one-time links (club.LinkMessage) go by e-mail, written by
+	// LinkRender: sent as soon as they are asked for (Start), and once: a link whose send fails is logged and lost
+	// (it lives in memory only, the store keeps its hash), and its member asks for another.
+	Links      *club.Accounts
+	LinkRender LinkRender
 }
 
-// Drain sends every mail that is due, recording each success and each failure (the failed are tried again later).
+// SendLinks sends the one-time links waiting.
+func (s *Sender) SendLinks() {
+	if s.Links == nil {
+		return
+	}
+	for {
+		links := s.Links.LinkMessages(club.LinkEmail, 20)
+		if len(links) == 0 {
+			return
+		}
+		for _, m := range links {
+			subject, body := s.LinkRender(m)
+			id := make([]byte, 12)
+			rand.Read(id)
+			msg := s.compose(m.Name, m.Email, subject, body, fmt.Sprintf("link-%x", id))
+			// the token is in the message, never in the log
+			if err := s.deliver(m.Email, msg); err != nil {
+				s.Log.Warn("a one-time link was not sent by e-mail", "user", m.UserID, "purpose", m.Purpose, "err", err)
+				continue
+			}
+			s.Log.Info("a one-time link was sent by e-mail", "user", m.UserID, "purpose", m.Purpose)
+		}
+	}
+}
+
+// Drain sends the one-time links waiting, then every mail that is due, recording each success and each failure
+// (the failed are tried again later).
 func (s *Sender) Drain(ctx context.Context) {
+	s.SendLinks()
 	for ctx.Err() == nil {
 		due, err := s.Notices.DueMail(ctx, 20)
 		if err != nil {
@@ -148,10 +201,15 @@ func (s *Sender) Drain(ctx context.Context) {
 // message is the mail as sent: headers and a quoted-printable UTF-8 body.
 func (s *Sender) message(m club.Mail) []byte {
 	subject, body := s.Render(m)
+	return s.compose(m.Name, m.Address, subject, body, fmt.Sprintf("notice-%d.%d", m.Notice.ID, m.ID))
+}
+
+// compose writes a mail to name <address> whose Message-ID is <id@host>.
+func (s *Sender) compose(name, address, subject, body, id string) []byte {
 	var b bytes.Buffer
-	to := (&mail.Address{Name: m.Name, Address: m.Address}).String()
-	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\nDate: %s\r\nMessage-ID: <notice-%d.%d@%s>\r\n",
-		s.SMTP.From, to, mime.QEncoding.Encode("utf-8", subject), time.Now().UTC().Format(time.RFC1123Z), m.Notice.ID, m.ID, s.SMTP.Host)
+	to := (&mail.Address{Name: name, Address: address}).String()
+	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\nDate: %s\r\nMessage-ID: <%s@%s>\r\n",
+		s.SMTP.From, to, mime.QEncoding.Encode("utf-8", subject), time.Now().UTC().Format(time.RFC1123Z), id, s.SMTP.Host)
 	b.WriteString("MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n")
 	qp := quotedprintable.NewWriter(&b)
 	qp.Write([]byte(strings.ReplaceAll(body, "\n", "\r\n")))
@@ -162,8 +220,12 @@ func (s *Sender) message(m club.Mail) []byte {
 // sendTimeout bounds one send, so that a server that stops answering never holds the sender (nor a shutdown).
 const sendTimeout = 30 * time.Second
 
-// send delivers one mail with net/smtp: STARTTLS when the server offers it, the login when one is configured.
-func (s *Sender) send(m club.Mail) error {
+// send delivers one mail of the outbox.
+func (s *Sender) send(m club.Mail) error { return s.deliver(m.Address, s.message(m)) }
+
+// deliver sends msg to address with net/smtp: STARTTLS when the server offers it, the login when one is
+// configured.
+func (s *Sender) deliver(address string, msg []byte) error {
 	conn, err := net.DialTimeout("tcp", net.JoinHostPort(s.SMTP.Host, s.SMTP.Port), sendTimeout)
 	if err != nil {
 		return err
@@ -188,14 +250,14 @@ func (s *Sender) send(m club.Mail) error {
 	if err := c.Mail(s.SMTP.From); err != nil {
 		return err
 	}
-	if err := c.Rcpt(m.Address); err != nil {
+	if err := c.Rcpt(address); err != nil {
 		return err
 	}
 	w, err := c.Data()
 	if err != nil {
 		return err
 	}
-	if _, err := w.Write(s.message(m)); err != nil {
+	if _, err := w.Write(msg); err != nil {
 		return err
 	}
 	if err := w.Close(); err != nil {

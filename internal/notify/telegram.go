@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -26,6 +27,12 @@ type TelegramSender struct {
 	API      string       // the Bot API's address; telegram.DefaultAPI when ""
 	HTTP     *http.Client // nil: http.DefaultClient
 	Log      *slog.Logger
+
+	// Links, when not nil, are the accounts whose one-time links (club.LinkMessage) go to their members' chats,
+	// written by LinkRender. They are sent as soon as they are asked for (StartTelegram), and once: a link that
+	// fails is logged and lost (it lives in memory only), and its member asks for another.
+	Links      *club.Accounts
+	LinkRender func(m club.LinkMessage) (html string, k telegram.Keyboard)
 }
 
 func (s *TelegramSender) log() *slog.Logger {
@@ -46,10 +53,11 @@ func (s *TelegramSender) Drain(ctx context.Context) {
 	if cfg.Token == "" {
 		return // no bot: the messages wait (the inbox has the notices)
 	}
+	c := &telegram.Client{API: s.API, Token: cfg.Token, HTTP: s.HTTP}
+	s.sendLinks(ctx, c)
 	if _, err := s.Telegram.ScanChannel(ctx); err != nil && ctx.Err() == nil {
 		s.log().Error("telegram channel", "err", err)
 	}
-	c := &telegram.Client{API: s.API, Token: cfg.Token, HTTP: s.HTTP}
 	for ctx.Err() == nil {
 		due, err := s.Telegram.TelegramDue(ctx, 20)
 		if err != nil {
@@ -70,6 +78,43 @@ func (s *TelegramSender) Drain(ctx context.Context) {
 			if stop {
 				return
 			}
+		}
+	}
+}
+
+// SendLinks sends the one-time links waiting, if the club has a bot.
+func (s *TelegramSender) SendLinks(ctx context.Context) {
+	if s.Links == nil {
+		return
+	}
+	cfg, err := s.Telegram.Config(ctx)
+	if err != nil {
+		s.log().Error("telegram links", "err", err)
+		return
+	}
+	if cfg.Token == "" {
+		return
+	}
+	s.sendLinks(ctx, &telegram.Client{API: s.API, Token: cfg.Token, HTTP: s.HTTP})
+}
+
+func (s *TelegramSender) sendLinks(ctx context.Context, c *telegram.Client) {
+	if s.Links == nil {
+		return
+	}
+	for ctx.Err() == nil {
+		links := s.Links.LinkMessages(club.LinkTelegram, 20)
+		if len(links) == 0 {
+			return
+		}
+		for _, m := range links {
+			html, k := s.LinkRender(m)
+			if _, err := c.SendMessage(ctx, strconv.FormatInt(m.Chat, 10), html, k); err != nil {
+				// the token is in the message, never in the log
+				s.log().Warn("telegram: a one-time link was not sent", "user", m.UserID, "purpose", m.Purpose, "err", err)
+				continue
+			}
+			s.log().Info("telegram: a one-time link was sent", "user", m.UserID, "purpose", m.Purpose)
 		}
 	}
 }
@@ -107,6 +152,19 @@ func StartTelegram(ctx context.Context, s *TelegramSender, runner *telegram.Runn
 	}
 	var wg sync.WaitGroup
 	wg.Go(func() { every(ctx, poll, func() { s.Drain(ctx) }) })
+	if s.Links != nil {
+		ready := s.Links.LinksReady(club.LinkTelegram)
+		wg.Go(func() {
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-ready:
+					s.SendLinks(ctx)
+				}
+			}
+		})
+	}
 	if runner != nil {
 		wg.Go(func() { runner.Run(ctx) })
 	}

@@ -284,9 +284,11 @@ func (db *DB) EmailSettings(ctx context.Context, userID int64) (string, bool, er
 	return addr, off != 0, translate(err, "member")
 }
 
-// SetEmail sets a member's e-mail address and whether he wants e-mail.
+// SetEmail sets a member's e-mail address and whether he wants e-mail. Another address than his confirmed one
+// forgets the confirmation: an address he gives up is not his for good.
 func (db *DB) SetEmail(ctx context.Context, userID int64, address string, off bool) error {
-	res, err := db.w.ExecContext(ctx, `UPDATE users SET email = ?, email_off = ? WHERE id = ?`, address, off, userID)
+	res, err := db.w.ExecContext(ctx, `UPDATE users SET email = ?, email_off = ?,
+		email_confirmed = CASE WHEN email_confirmed = ? THEN email_confirmed ELSE '' END WHERE id = ?`, address, off, address, userID)
 	if err != nil {
 		return translate(err, "member")
 	}

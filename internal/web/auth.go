@@ -17,12 +17,15 @@ import (
 type loginView struct {
 	Page
 	Next, Login, Error string
+	LinkOn             bool // the club sends sign-in links (links.go): the page has their form
+	Offer              bool // the login is held by its delay: the form of a link is offered first
+	Sent               bool // a link was asked for
 }
 
 func (s *Server) loginForm(w http.ResponseWriter, r *http.Request) {
 	p := s.page(r)
 	p.Title = p.T("login.title")
-	s.render(w, "login", loginView{Page: p, Next: s.safeNext(r.URL.Query().Get("next"))})
+	s.render(w, "login", loginView{Page: p, Next: s.safeNext(r.URL.Query().Get("next")), LinkOn: s.linksOn(r.Context())})
 }
 
 // login checks a login and password (club.Accounts.Login: throttled, one answer for a wrong login and a wrong
@@ -56,6 +59,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		p := s.page(r)
 		p.Title = p.T("login.title")
 		msg := s.errorText(p.Lang, err)
+		v := loginView{Page: p, Next: next, Login: strings.TrimSpace(f.Login), LinkOn: s.linksOn(r.Context())}
 		switch club.ErrorCode(err) {
 		case club.Unauthorized:
 			msg = p.T("login.wrong")
@@ -66,6 +70,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 			if errors.Is(err, club.ErrDelayed) {
 				msg = p.N("login.delayed.n", wait)
 			}
+			v.Offer = v.LinkOn // a new device of the owner's waits as a guesser's does: a link does not
 			s.metrics.throttled.WithLabelValues("too_many").Inc()
 		case club.Busy:
 			w.Header().Set("Retry-After", "5")
@@ -75,17 +80,24 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		w.WriteHeader(status(club.ErrorCode(err)))
-		s.render(w, "login", loginView{Page: p, Next: next, Login: strings.TrimSpace(f.Login), Error: msg})
+		v.Error = msg
+		s.render(w, "login", v)
 		return
 	}
 	s.setSession(w, r, token)
-	if dev, err := s.svc.Accounts.DeviceToken(r.Context(), u, f.Device); err != nil {
-		s.Log.Error("device token", "err", err) // the login stands; this browser is merely not known next time
-	} else {
-		http.SetCookie(w, &http.Cookie{Name: s.cookieName(deviceCookie), Value: dev, Path: s.cookiePath("/login"), HttpOnly: true, Secure: s.secureCookie(r),
-			SameSite: http.SameSiteLaxMode, MaxAge: int(club.DeviceTTL.Seconds())})
-	}
+	s.setDevice(w, r, u, f.Device)
 	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+// setDevice gives the browser u's device token after a login (current is the one it sent, "" when none).
+func (s *Server) setDevice(w http.ResponseWriter, r *http.Request, u *club.User, current string) {
+	dev, err := s.svc.Accounts.DeviceToken(r.Context(), u, current)
+	if err != nil {
+		s.Log.Error("device token", "err", err) // the login stands; this browser is merely not known next time
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: s.cookieName(deviceCookie), Value: dev, Path: s.cookiePath("/login"), HttpOnly: true, Secure: s.secureCookie(r),
+		SameSite: http.SameSiteLaxMode, MaxAge: int(club.DeviceTTL.Seconds())})
 }
 
 // deviceCookie holds the browser's device token. Only the login posts need it, so only they are sent it.

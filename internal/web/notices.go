@@ -69,9 +69,10 @@ type noticeRow struct {
 
 type noticesView struct {
 	Page
-	Notices []noticeRow
-	Email   club.EmailForm
-	Error   string
+	Notices   []noticeRow
+	Email     club.EmailForm
+	Error     string
+	Confirmed bool // the member just confirmed his address
 }
 
 func (s *Server) noticesPage(w http.ResponseWriter, r *http.Request) {
@@ -86,7 +87,7 @@ func (s *Server) renderNotices(w http.ResponseWriter, r *http.Request, code int,
 		s.fail(w, r, err)
 		return
 	}
-	v := noticesView{Page: p, Error: errText}
+	v := noticesView{Page: p, Error: errText, Confirmed: r.URL.Query().Get("confirmed") == "1"}
 	if v.Email, err = s.svc.Notices.Email(r.Context(), p.User); err != nil {
 		s.fail(w, r, err)
 		return

@@ -24,6 +24,8 @@ func (s *Server) routes(mux *routeTable) {
 	mux.HandleFunc("GET /{$}", s.home)
 	mux.HandleFunc("GET /login", s.loginForm)
 	mux.HandleFunc("POST /login", s.login)
+	mux.HandleFunc("POST /login/link", s.requestLink)
+	mux.HandleFunc("GET /login/link", s.useLink)
 	mux.HandleFunc("POST /logout", s.logout)
 	mux.HandleFunc("POST /lang", s.setLang)
 
@@ -114,6 +116,7 @@ func (s *Server) routes(mux *routeTable) {
 	mux.HandleFunc("GET /me/notices", s.require(club.RoleMember, s.noticesPage))
 	mux.HandleFunc("POST /me/notices/read", s.require(club.RoleMember, s.noticesRead))
 	mux.HandleFunc("POST /me/email", s.require(club.RoleMember, s.setEmail))
+	mux.HandleFunc("GET /me/email/confirm", s.require(club.RoleMember, s.confirmEmail))
 	mux.HandleFunc("GET /admin/strikes", s.require(club.RoleAdmin, s.strikesPage))
 	mux.HandleFunc("POST /admin/strikes/rule", s.require(club.RoleAdmin, s.setStrikeRule))
 	// live games: public (the public view, or the club's delayed broadcast); one stream per page

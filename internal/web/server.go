@@ -73,6 +73,8 @@ type Server struct {
 	// club's Telegram messages; "" leaves them out. TelegramWebhook serves Telegram's webhook, nil without one.
 	PublicURL       string
 	TelegramWebhook http.Handler
+	// Mail says the club sends e-mail (-smtp): the one-time links (links.go) may go to confirmed addresses.
+	Mail bool
 	// MetricsToken, when set, opens /metrics to requests that carry it (see metricsAllowed).
 	MetricsToken string
 	// BackupDir is where an admin's backups from the site are written ("" : the site offers none).

@@ -34,8 +34,10 @@ type tgHarness struct {
 }
 
 // newTG is a club whose admin set the bot's token on /admin/telegram, with the clock on 2026-12-01 12:00 UTC.
-func newTG(t *testing.T) *tgHarness {
-	h := newHarness(t)
+func newTG(t *testing.T) *tgHarness { return newTGOn(t, newHarness(t)) }
+
+// newTGOn is newTG over the club of h.
+func newTGOn(t *testing.T, h *harness) *tgHarness {
 	g := &tgHarness{harness: h, clk: &clock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}, fake: telegramtest.New(t, tgToken), cat: mustCatalog(t)}
 	svc := h.site.Services()
 	svc.Clock.Set(g.clk.now)
