@@ -40,3 +40,17 @@ func TestErrorPagesHaveATitle(t *testing.T) {
 		}
 	}
 }
+
+// A rating page past the last one says so and leads to the last page: it said "no rated games in this period" of a
+// rating that has them.
+func TestRatingPastItsEnd(t *testing.T) {
+	h := newBaseHarness(t, "") // the demo's season: a rating of some pages
+	r := h.langGet(h.client(), "uk", "/rating?page=999")
+	last := regexp.MustCompile(`id="rating-past-end">Сторінки 999 немає: у рейтингу їх (\d+)\. <a href="(/rating\?page=\d+)">`).FindStringSubmatch(r.Body)
+	if r.StatusCode != http.StatusOK || last == nil || strings.Contains(r.Body, "Немає рейтингових ігор") {
+		t.Fatalf("/rating?page=999: %d, says the page is past the end: %v\n%s", r.StatusCode, last != nil, section(r.Body, "<main", "</main>"))
+	}
+	if page := h.get(h.client(), last[2]); !strings.Contains(page.Body, `id="rating"`) || !strings.Contains(page.Body, "сторінка "+last[1]+" з "+last[1]) && !strings.Contains(page.Body, "page "+last[1]+" of "+last[1]) {
+		t.Errorf("the link %s does not lead to the last page", last[2])
+	}
+}

@@ -123,6 +123,7 @@ type ratingView struct {
 	From, To, Rules, Sort    string
 	Min                      int
 	Query, Prev, Next        string
+	Last                     string // the last page's address, for a page past it (the rating has lines, this page none)
 	RulesList                []ruleChoice
 	Rows                     []ratingRow
 	RoleNames                []string
@@ -183,6 +184,10 @@ func (s *Server) ratingPage(w http.ResponseWriter, r *http.Request) {
 	if res.Page < res.Pages {
 		vals.Set("page", strconv.Itoa(res.Page+1))
 		v.Next = s.path("/rating?" + vals.Encode())
+	}
+	if res.Page > res.Pages && res.Total > 0 { // past the end: say so, and lead to the last page, not "no games"
+		vals.Set("page", strconv.Itoa(res.Pages))
+		v.Last, v.Prev = s.path("/rating?"+vals.Encode()), ""
 	}
 	for _, role := range club.RatingRoles {
 		v.RoleNames = append(v.RoleNames, p.T("role."+role))
