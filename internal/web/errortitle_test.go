@@ -54,3 +54,27 @@ func TestRatingPastItsEnd(t *testing.T) {
 		t.Errorf("the link %s does not lead to the last page", last[2])
 	}
 }
+
+// textRE is a page's text outside its tags (attribute values, where the ids belong, are left out).
+var textRE = regexp.MustCompile(`>[^<]*<`)
+
+// Tournament pages name their rule set as every other page does, in the reader's language, never by its id
+// ("fiim-xcraft"): the list, the tournament's page and the organiser's form.
+func TestTournamentPagesNameTheirRules(t *testing.T) {
+	h := newBaseHarness(t, "") // the demo's season has a tournament
+	admin := h.login(club.DemoAdminLogin, club.DemoAdminPassword)
+	list := h.langGet(admin, "uk", "/tournaments")
+	m := regexp.MustCompile(`href="/tournaments/(\d+)"`).FindStringSubmatch(list.Body)
+	if m == nil {
+		t.Fatal("the demo has no tournament")
+	}
+	for _, lang := range i18n.Languages {
+		for _, path := range []string{"/tournaments", "/tournaments/" + m[1]} {
+			body := h.langGet(admin, lang, path).Body
+			text := strings.Join(textRE.FindAllString(section(body, "<main", "</main>"), -1), "")
+			if strings.Contains(text, "fiim-") || strings.Contains(text, "fsm-") {
+				t.Errorf("%s, %s shows a rule set's id: %q", lang, path, regexp.MustCompile(`\b(fiim|fsm)-[a-z0-9-]+`).FindString(text))
+			}
+		}
+	}
+}
