@@ -83,7 +83,10 @@ func checkLogin(login string) error {
 
 // SignUp creates a person and his membership in the club he signed up at (slug): a pending member there, whom the
 // club's admins approve. Like a club's sign-up it does not log him in, and it answers a taken login exactly as a
-// free one (after the same slow hash); a nickname taken in that club is said.
+// free one (after the same slow hash); a nickname taken in that club is said. A login of a club's own account, in
+// the club he signs up at or the installation's own, is taken too: a person with the login of the club's admin
+// would be tried at the club's form whenever the admin's password is wrong (the throttles keep the two apart all
+// the same, since a club made later, or an account added later, may still share a person's login).
 func (ps *Persons) SignUp(ctx context.Context, slug string, f SignUpForm) error {
 	login := strings.TrimSpace(f.Login)
 	if err := checkLogin(login); err != nil {
@@ -106,6 +109,22 @@ func (ps *Persons) SignUp(ctx context.Context, slug string, f SignUpForm) error 
 	hash, err := HashPassword(f.Password)
 	if err != nil {
 		return err
+	}
+	clubs := []*Services{svc}
+	if slug != "" {
+		own, _, err := ps.clubs.Club(ctx, "")
+		if err != nil {
+			return err
+		}
+		clubs = append(clubs, own)
+	}
+	for _, c := range clubs {
+		switch _, err := c.Accounts.store.UserByLogin(ctx, login); {
+		case err == nil:
+			return nil // a club's account has the login: the same answer as a new person
+		case ErrorCode(err) != NotFound:
+			return err
+		}
 	}
 	p := &Person{Login: login, PasswordHash: hash, CreatedAt: ps.clock.Now()}
 	switch err := ps.store.CreatePerson(ctx, p); {
@@ -137,6 +156,7 @@ func (ps *Persons) Login(ctx context.Context, c Credentials) (*Person, string, e
 		if p, err = ps.store.PersonByLogin(ctx, login); err != nil {
 			return "", err
 		}
+		g.account = personAccount(p.ID)
 		return p.PasswordHash, nil
 	})
 	if err != nil {
