@@ -13,13 +13,14 @@ import (
 
 // Accounts runs the accounts and the members: logging in and sessions, sign-ups, passwords, profiles and photos,
 // and an admin's changes to statuses, roles and guests' seats. Logins, sign-ups and password changes are throttled
-// here, and every password hash waits for one of a bounded number of slots (password.go), so no interface can
-// flood the server with them.
+// here, and every password hash waits for one of a bounded number of slots (password.go), within the club's share
+// of them, so no interface can flood the server with them, nor one club's flood refuse another club's logins.
 type Accounts struct {
 	store    Store
 	clock    *Clock
 	throttle *throttle
 	devices  deviceKeys
+	hashes   hashShare
 }
 
 func newAccounts(store Store, clock *Clock) *Accounts {
@@ -90,12 +91,13 @@ func (a *Accounts) Login(ctx context.Context, c Credentials) (*User, string, err
 // ErrWrongLogin, as for a club's account alone; a server busy or failing gives the attempt back. A nil other is
 // Login.
 func (a *Accounts) LoginOr(ctx context.Context, c Credentials, other func(ctx context.Context) error) (*User, string, error) {
+	ctx = withHashBudget(ctx, &a.hashes)
 	login := strings.TrimSpace(c.Login)
 	now := a.clock.Now()
 	device, deviceUser := a.deviceOf(ctx, c.Device, login, now)
 	g := &guess{login: loginKey(login), addr: c.Addr}
 	var u *User
-	ok, err := a.throttle.verify(g, now, c.Password, func() (string, error) {
+	ok, err := a.throttle.verify(ctx, g, now, c.Password, func() (string, error) {
 		var err error
 		if u, err = a.store.UserByLogin(ctx, login); err != nil {
 			return "", err
@@ -165,7 +167,7 @@ func newToken() (string, error) {
 // a wrong login and a wrong password take as long and are one answer. A busy hasher or a failing store is not the
 // person's failure: the attempt is not counted, or given back. True only when an account was found and the
 // password is its.
-func (t *throttle) verify(g *guess, now time.Time, password string, lookup func() (hash string, err error)) (bool, error) {
+func (t *throttle) verify(ctx context.Context, g *guess, now time.Time, password string, lookup func() (hash string, err error)) (bool, error) {
 	hash, err := lookup()
 	found := err == nil
 	switch {
@@ -178,7 +180,7 @@ func (t *throttle) verify(g *guess, now time.Time, password string, lookup func(
 	if err := t.admit(g, now); err != nil {
 		return false, err
 	}
-	ok, err := CheckPassword(hash, password)
+	ok, err := checkPasswordIn(ctx, hash, password)
 	if err != nil { // busy: not the person's failure
 		t.giveBack(g, now)
 		return false, err
@@ -226,7 +228,7 @@ func (a *Accounts) SignUp(ctx context.Context, f SignUpForm) error {
 	if err := a.nickFree(ctx, nick, 0); err != nil {
 		return err
 	}
-	hash, err := HashPassword(f.Password)
+	hash, err := hashPassword(withHashBudget(ctx, &a.hashes), f.Password)
 	if err != nil {
 		return err
 	}
@@ -279,6 +281,7 @@ func (a *Accounts) ChangePassword(ctx context.Context, u *User, current, next, k
 	}
 	keys := []string{"account:" + strconv.FormatInt(u.ID, 10)}
 	now := a.clock.Now()
+	hctx := withHashBudget(ctx, &a.hashes)
 	if !a.throttle.reserve(keys, now) {
 		return ErrThrottled
 	}
@@ -287,7 +290,7 @@ func (a *Accounts) ChangePassword(ctx context.Context, u *User, current, next, k
 		a.throttle.release(keys, now)
 		return err
 	}
-	ok, err := CheckPassword(fresh.PasswordHash, current)
+	ok, err := checkPasswordIn(hctx, fresh.PasswordHash, current)
 	if err != nil {
 		a.throttle.release(keys, now)
 		return err
@@ -296,7 +299,7 @@ func (a *Accounts) ChangePassword(ctx context.Context, u *User, current, next, k
 		return ErrWrongPassword
 	}
 	a.throttle.release(keys, now)
-	hash, err := HashPassword(next)
+	hash, err := hashPassword(hctx, next)
 	if err != nil {
 		return err
 	}

@@ -60,6 +60,7 @@ type Persons struct {
 	clock    *Clock
 	clubs    ClubDirectory
 	throttle *throttle
+	hashes   hashShare // the persons' share of the hashing, for a login not made at a club's form (none yet)
 }
 
 // NewPersons builds the persons' service over the installation's own store and its clubs.
@@ -106,7 +107,7 @@ func (ps *Persons) SignUp(ctx context.Context, slug string, f SignUpForm) error 
 	if err := svc.Accounts.nickFree(ctx, nick, 0); err != nil {
 		return err
 	}
-	hash, err := HashPassword(f.Password)
+	hash, err := hashPassword(withHashBudget(ctx, &svc.Accounts.hashes), f.Password)
 	if err != nil {
 		return err
 	}
@@ -147,11 +148,12 @@ func (ps *Persons) SignUp(ctx context.Context, slug string, f SignUpForm) error 
 // login from its address, per address, and the login's run of delays), the same answer for a wrong login and a
 // wrong password.
 func (ps *Persons) Login(ctx context.Context, c Credentials) (*Person, string, error) {
+	ctx = withHashBudget(ctx, &ps.hashes) // at a club's form, the club's budget (Accounts.LoginOr)
 	login := strings.TrimSpace(c.Login)
 	now := ps.clock.Now()
 	g := &guess{login: loginKey(login), addr: c.Addr}
 	var p *Person
-	ok, err := ps.throttle.verify(g, now, c.Password, func() (string, error) {
+	ok, err := ps.throttle.verify(ctx, g, now, c.Password, func() (string, error) {
 		var err error
 		if p, err = ps.store.PersonByLogin(ctx, login); err != nil {
 			return "", err

@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -431,5 +432,93 @@ func personBorrowsNoBound(t *testing.T, pc *personsClubs) {
 	}
 	if r := postFrom(a, "198.51.100.77", "/login", admin); r.StatusCode != http.StatusTooManyRequests {
 		t.Errorf("the admin's right password from an address new to him during the delay: %d, want delayed", r.StatusCode)
+	}
+}
+
+// writeTimeout is the server's (cmd/mafiaclub serve): an answer later than it is a dropped connection.
+const writeTimeout = 60 * time.Second
+
+// A flood of wrong logins at one club (300 at once, each a login of its own from an address of its own, so that
+// the throttle checks them all) is answered, every login of it, well within the server's write timeout (wrong,
+// throttled or busy, a refusal saying when to try again); meanwhile another club's admin logs in. The clubs share
+// the hashing's slots, and each holds at most its share of them (club.HashShare), waiting at most
+// club.MaxHashWait: before, a login waited for two hashes (the club's account's and the person's) behind 30
+// others for up to 74 s, past the write timeout, and another club's logins were refused 503.
+func TestLoginFloodAtOneClub(t *testing.T) {
+	pc := newPersonsClubs(t)
+	a, b := pc.a, pc.b
+	b.site.TrustedProxies, _ = web.ParseTrustedProxies("127.0.0.1,::1")
+	a.site.TrustedProxies = b.site.TrustedProxies
+	const n = 300
+	type answer struct {
+		code       int
+		retryAfter string
+		took       time.Duration
+		at         time.Time
+		err        error
+	}
+	answers := make([]answer, n)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	client := &http.Client{Timeout: 2 * writeTimeout}
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			f := url.Values{"login": {fmt.Sprintf("flood%d", i)}, "password": {"wrong-password"}}
+			req, _ := http.NewRequest(http.MethodPost, b.srv.URL+"/login", strings.NewReader(f.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set("X-Forwarded-For", fmt.Sprintf("10.9.%d.%d", i>>8, i&255))
+			began := time.Now()
+			resp, err := client.Do(req)
+			answers[i] = answer{took: time.Since(began), at: time.Now(), err: err}
+			if err == nil {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				answers[i].code, answers[i].retryAfter = resp.StatusCode, resp.Header.Get("Retry-After")
+			}
+		}()
+	}
+	close(start)
+	time.Sleep(300 * time.Millisecond) // the flood holds its places
+	began := time.Now()
+	r := postFrom(a, "192.0.2.1", "/login", url.Values{"login": {club.DemoAdminLogin}, "password": {club.DemoAdminPassword}})
+	adminAt, adminTook := time.Now(), time.Since(began)
+	if r.StatusCode != http.StatusSeeOther {
+		t.Errorf("club a's admin during club b's flood: %d %s, want logged in", r.StatusCode, errorOf(r.Body))
+	}
+	wg.Wait()
+	count, after, longest := map[int]int{}, 0, time.Duration(0)
+	for i, ans := range answers {
+		switch {
+		case ans.err != nil:
+			t.Errorf("login %d of the flood: no answer after %v: %v", i, ans.took.Round(time.Millisecond), ans.err)
+			continue
+		case ans.took > writeTimeout/2:
+			t.Errorf("login %d of the flood: answered %d after %v, over half the write timeout", i, ans.code, ans.took.Round(time.Millisecond))
+		}
+		switch ans.code {
+		case http.StatusUnauthorized:
+		case http.StatusTooManyRequests, http.StatusServiceUnavailable:
+			if ans.retryAfter == "" {
+				t.Errorf("login %d of the flood: %d without Retry-After", i, ans.code)
+			}
+		default:
+			t.Errorf("login %d of the flood: %d", i, ans.code)
+		}
+		count[ans.code]++
+		longest = max(longest, ans.took)
+		if ans.at.After(adminAt) {
+			after++
+		}
+	}
+	t.Logf("club b's flood of %d wrong logins: %v, the longest answered in %v; club a's admin logged in in %v, with %d of the flood still unanswered",
+		n, count, longest.Round(time.Millisecond), adminTook.Round(time.Millisecond), after)
+	if after == 0 {
+		t.Error("the flood was over before club a's admin logged in: the test proves nothing")
+	}
+	if count[http.StatusUnauthorized] == 0 {
+		t.Error("no login of the flood was checked at all")
 	}
 }
