@@ -13,14 +13,15 @@ import (
 
 // Accounts runs the accounts and the members: logging in and sessions, sign-ups, passwords, profiles and photos,
 // and an admin's changes to statuses, roles and guests' seats. Logins, sign-ups and password changes are throttled
-// here, and every password hash waits for one of a bounded number of slots (password.go), so no interface can
-// flood the server with them.
+// here, and every password hash waits for one of a bounded number of slots (password.go), within the club's share
+// of them, so no interface can flood the server with them, nor one club's flood refuse another club's logins.
 type Accounts struct {
 	store    Store
 	clock    *Clock
 	throttle *throttle
 	devices  deviceKeys
 	links    linkOutbox // the one-time links waiting to be sent (links.go)
+	hashes   hashShare
 }
 
 func newAccounts(store Store, clock *Clock) *Accounts {
@@ -83,19 +84,28 @@ func (a *Accounts) Login(ctx context.Context, c Credentials) (*User, string, err
 
 // LoginOr is Login with a second account to try, on an installation of several clubs: when the login is not this
 // club's account or its password is wrong, other checks them as the installation's person's (Persons.Login, which
-// keeps its session). other's success is the attempt's success for this club's throttle too (the right password of
-// this login was given at this club's form: the client's failures here are forgotten, its address trusted), and
-// LoginOr then returns no account, no token and no error; other's Unauthorized is ErrWrongLogin, as for a club's
-// account alone; a server busy or failing gives the attempt back. A nil other is Login.
+// keeps its session and its own throttle). other's success is no success of this club's: no club account was
+// logged into, so this club's throttle trusts nothing of it and forgets none of the client's failures (else a
+// person who took the login of the club's admin would make his addresses trusted for the admin and clear his own
+// failures at guessing the admin's password); the attempt is only given back, since it was the person's right
+// password and no guess. LoginOr then returns no account, no token and no error; other's Unauthorized is
+// ErrWrongLogin, as for a club's account alone; a server busy or failing gives the attempt back. A nil other is
+// Login.
 func (a *Accounts) LoginOr(ctx context.Context, c Credentials, other func(ctx context.Context) error) (*User, string, error) {
+	ctx = withHashBudget(ctx, &a.hashes)
 	login := strings.TrimSpace(c.Login)
 	now := a.clock.Now()
-	g := &guess{login: loginKey(login), addr: c.Addr, device: a.trustedDevice(ctx, c.Device, login, now)}
+	device, deviceUser := a.deviceOf(ctx, c.Device, login, now)
+	g := &guess{login: loginKey(login), addr: c.Addr}
 	var u *User
-	ok, err := a.throttle.verify(g, now, c.Password, func() (string, error) {
+	ok, err := a.throttle.verify(ctx, g, now, c.Password, func() (string, error) {
 		var err error
 		if u, err = a.store.UserByLogin(ctx, login); err != nil {
 			return "", err
+		}
+		g.account = userAccount(u.ID)
+		if deviceUser == u.ID {
+			g.device = device // a device of this very account, not of one that had the login before
 		}
 		return u.PasswordHash, nil
 	})
@@ -108,7 +118,7 @@ func (a *Accounts) LoginOr(ctx context.Context, c Credentials, other func(ctx co
 		}
 		switch err := other(ctx); ErrorCode(err) {
 		case "":
-			a.throttle.succeeded(g, now)
+			a.throttle.giveBack(g, now)
 			return nil, "", nil
 		case Unauthorized:
 			return nil, "", ErrWrongLogin
@@ -152,25 +162,26 @@ func newToken() (string, error) {
 	return base64.RawURLEncoding.EncodeToString(b), nil
 }
 
-// verify counts the attempt g (throttle.admit) and checks password against the hash lookup finds: the dummy hash
-// when it finds no account (NotFound), so that a wrong login and a wrong password take as long and are one answer.
-// A busy hasher or a failing store is not the person's failure: the attempt is given back. True only when an
-// account was found and the password is its.
-func (t *throttle) verify(g *guess, now time.Time, password string, lookup func() (hash string, err error)) (bool, error) {
-	if err := t.admit(g, now); err != nil {
-		return false, err
-	}
+// verify looks the login's account up (lookup gives its hash and sets g.account, and g.device when the client's
+// device is that account's), counts the attempt g (throttle.admit: the account's trust is known only once it is
+// looked up) and checks password against the hash: the dummy hash when lookup finds no account (NotFound), so that
+// a wrong login and a wrong password take as long and are one answer. A busy hasher or a failing store is not the
+// person's failure: the attempt is not counted, or given back. True only when an account was found and the
+// password is its.
+func (t *throttle) verify(ctx context.Context, g *guess, now time.Time, password string, lookup func() (hash string, err error)) (bool, error) {
 	hash, err := lookup()
 	found := err == nil
 	switch {
 	case found:
 	case ErrorCode(err) != NotFound:
-		t.giveBack(g, now)
 		return false, err
 	default:
 		hash = dummyHash
 	}
-	ok, err := CheckPassword(hash, password)
+	if err := t.admit(g, now); err != nil {
+		return false, err
+	}
+	ok, err := checkPasswordIn(ctx, hash, password)
 	if err != nil { // busy: not the person's failure
 		t.giveBack(g, now)
 		return false, err
@@ -218,7 +229,7 @@ func (a *Accounts) SignUp(ctx context.Context, f SignUpForm) error {
 	if err := a.nickFree(ctx, nick, 0); err != nil {
 		return err
 	}
-	hash, err := HashPassword(f.Password)
+	hash, err := hashPassword(withHashBudget(ctx, &a.hashes), f.Password)
 	if err != nil {
 		return err
 	}
@@ -271,6 +282,7 @@ func (a *Accounts) ChangePassword(ctx context.Context, u *User, current, next, k
 	}
 	keys := []string{"account:" + strconv.FormatInt(u.ID, 10)}
 	now := a.clock.Now()
+	hctx := withHashBudget(ctx, &a.hashes)
 	if !a.throttle.reserve(keys, now) {
 		return ErrThrottled
 	}
@@ -279,7 +291,7 @@ func (a *Accounts) ChangePassword(ctx context.Context, u *User, current, next, k
 		a.throttle.release(keys, now)
 		return err
 	}
-	ok, err := CheckPassword(fresh.PasswordHash, current)
+	ok, err := checkPasswordIn(hctx, fresh.PasswordHash, current)
 	if err != nil {
 		a.throttle.release(keys, now)
 		return err
@@ -288,7 +300,7 @@ func (a *Accounts) ChangePassword(ctx context.Context, u *User, current, next, k
 		return ErrWrongPassword
 	}
 	a.throttle.release(keys, now)
-	hash, err := HashPassword(next)
+	hash, err := hashPassword(hctx, next)
 	if err != nil {
 		return err
 	}

@@ -113,18 +113,25 @@ func parseDevice(key []byte, token string, now time.Time) (deviceToken, bool) {
 // trustedDevice is the device id of token when it is a valid device token of login; "" otherwise (or when the
 // key cannot be read: the login is then merely not trusted).
 func (a *Accounts) trustedDevice(ctx context.Context, token, login string, now time.Time) string {
+	device, _ := a.deviceOf(ctx, token, login, now)
+	return device
+}
+
+// deviceOf is trustedDevice and the id of the account the token was given to: a device is trusted for that one
+// account only (LoginOr checks that the login still names it), never for whatever account has the login later.
+func (a *Accounts) deviceOf(ctx context.Context, token, login string, now time.Time) (string, int64) {
 	if token == "" {
-		return ""
+		return "", 0
 	}
 	key, err := a.devices.get(ctx, a.store)
 	if err != nil {
-		return ""
+		return "", 0
 	}
 	t, ok := parseDevice(key, token, now)
 	if !ok || !hmac.Equal([]byte(t.login), []byte(deviceLogin(key, login))) {
-		return ""
+		return "", 0
 	}
-	return t.device
+	return t.device, t.userID
 }
 
 // DeviceToken returns a device token for u on the browser that sent current (its device token, "" when none):

@@ -60,6 +60,7 @@ type Persons struct {
 	clock    *Clock
 	clubs    ClubDirectory
 	throttle *throttle
+	hashes   hashShare // the persons' share of the hashing, for a login not made at a club's form (none yet)
 }
 
 // NewPersons builds the persons' service over the installation's own store and its clubs.
@@ -83,7 +84,10 @@ func checkLogin(login string) error {
 
 // SignUp creates a person and his membership in the club he signed up at (slug): a pending member there, whom the
 // club's admins approve. Like a club's sign-up it does not log him in, and it answers a taken login exactly as a
-// free one (after the same slow hash); a nickname taken in that club is said.
+// free one (after the same slow hash); a nickname taken in that club is said. A login of a club's own account, in
+// the club he signs up at or the installation's own, is taken too: a person with the login of the club's admin
+// would be tried at the club's form whenever the admin's password is wrong (the throttles keep the two apart all
+// the same, since a club made later, or an account added later, may still share a person's login).
 func (ps *Persons) SignUp(ctx context.Context, slug string, f SignUpForm) error {
 	login := strings.TrimSpace(f.Login)
 	if err := checkLogin(login); err != nil {
@@ -103,9 +107,25 @@ func (ps *Persons) SignUp(ctx context.Context, slug string, f SignUpForm) error 
 	if err := svc.Accounts.nickFree(ctx, nick, 0); err != nil {
 		return err
 	}
-	hash, err := HashPassword(f.Password)
+	hash, err := hashPassword(withHashBudget(ctx, &svc.Accounts.hashes), f.Password)
 	if err != nil {
 		return err
+	}
+	clubs := []*Services{svc}
+	if slug != "" {
+		own, _, err := ps.clubs.Club(ctx, "")
+		if err != nil {
+			return err
+		}
+		clubs = append(clubs, own)
+	}
+	for _, c := range clubs {
+		switch _, err := c.Accounts.store.UserByLogin(ctx, login); {
+		case err == nil:
+			return nil // a club's account has the login: the same answer as a new person
+		case ErrorCode(err) != NotFound:
+			return err
+		}
 	}
 	p := &Person{Login: login, PasswordHash: hash, CreatedAt: ps.clock.Now()}
 	switch err := ps.store.CreatePerson(ctx, p); {
@@ -128,15 +148,17 @@ func (ps *Persons) SignUp(ctx context.Context, slug string, f SignUpForm) error 
 // login from its address, per address, and the login's run of delays), the same answer for a wrong login and a
 // wrong password.
 func (ps *Persons) Login(ctx context.Context, c Credentials) (*Person, string, error) {
+	ctx = withHashBudget(ctx, &ps.hashes) // at a club's form, the club's budget (Accounts.LoginOr)
 	login := strings.TrimSpace(c.Login)
 	now := ps.clock.Now()
 	g := &guess{login: loginKey(login), addr: c.Addr}
 	var p *Person
-	ok, err := ps.throttle.verify(g, now, c.Password, func() (string, error) {
+	ok, err := ps.throttle.verify(ctx, g, now, c.Password, func() (string, error) {
 		var err error
 		if p, err = ps.store.PersonByLogin(ctx, login); err != nil {
 			return "", err
 		}
+		g.account = personAccount(p.ID)
 		return p.PasswordHash, nil
 	})
 	if err != nil {

@@ -2,6 +2,7 @@ package club
 
 import (
 	"crypto/sha256"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -23,7 +24,7 @@ type throttle struct {
 	maxRuns    int
 	runsFullTo time.Time // when the runs are full, no run ends before this: no need to look again until then
 
-	trusted    map[string][]trustedAddr // by loginKey: the addresses the login succeeded from
+	trusted    map[string][]trustedAddr // by account (guess.account): the addresses the account was logged into from
 	maxTrusted int
 }
 
@@ -209,12 +210,22 @@ func (t *throttle) releaseLocked(keys []string, now time.Time) {
 	}
 }
 
-// A guess is one login attempt as the throttle sees it.
+// A guess is one login attempt as the throttle sees it. Its client's bounds and its login's run are by login (the
+// throttle is one store's: a club's accounts, or the installation's persons, each their own), since they are
+// counted whether or not an account has the login; the trust of an address or a device is the account's: an
+// address that logged into one account is trusted for that account only, never for the login string, which an
+// account of another store (a person and a club's admin, say) may share.
 type guess struct {
-	login  string // loginKey of the login
-	addr   string // the client's address
-	device string // the device id of a valid device token of this login (devices.go); "" when none
+	login   string // loginKey of the login
+	addr    string // the client's address
+	device  string // the device id of a valid device token of this very account (devices.go); "" when none
+	account string // the account the login names in the throttle's store ("user#12", "person#3"); "" when none
 }
+
+// userAccount and personAccount are guess.account of a club's account and of an installation's person: the kind
+// of store is in the key, so that the two never meet even in one map.
+func userAccount(id int64) string   { return "user#" + strconv.FormatInt(id, 10) }
+func personAccount(id int64) string { return "person#" + strconv.FormatInt(id, 10) }
 
 // keys are the bounds of the guess's client: its device when it has one (then neither an attacker sharing its
 // address nor one guessing many logins from there holds it), else the login from its address, and its address.
@@ -226,8 +237,8 @@ func (g *guess) keys() []string {
 }
 
 // admit reserves a guess before its password is checked: it counts the guess for its client's bounds and in its
-// login's run, or counts nothing and refuses it, with the time to wait. A client the login trusts (a device of
-// it, an address it succeeded from) is held only by its own bounds; any other also by the login's delay.
+// login's run, or counts nothing and refuses it, with the time to wait. A client the account trusts (a device of
+// it, an address it was logged into from) is held only by its own bounds; any other also by the login's delay.
 func (t *throttle) admit(g *guess, now time.Time) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -235,7 +246,7 @@ func (t *throttle) admit(g *guess, now time.Time) error {
 	if w := t.wait(keys, now); w > 0 {
 		return &Throttled{Err: ErrThrottled, RetryAfter: w}
 	}
-	trusted := g.device != "" || t.trusts(g.login, g.addr, now)
+	trusted := g.device != "" || t.trusts(g.account, g.addr, now)
 	r, running := t.runs[g.login]
 	if running && now.Sub(r.last) >= RunQuiet {
 		r, running = loginRun{}, false
@@ -300,8 +311,8 @@ func (t *throttle) giveBack(g *guess, now time.Time) {
 	}
 }
 
-// succeeded records a guess whose password was right. Its client's failures at this login are forgotten (the
-// login from this address, or this device), and the address is trusted by the login from now on. The address's
+// succeeded records a guess whose password was right for its account. Its client's failures at this login are
+// forgotten (the login from this address, or this device), and the address is trusted by the account from now on. The address's
 // failures at other logins stay (only this attempt is given back): else anyone with an account of his own could
 // clear his address's bound by logging in to it between guesses at others. And the guess stays counted in the
 // login's run: a success does not start the delay again for the clients the login does not trust, else every
@@ -316,12 +327,17 @@ func (t *throttle) succeeded(g *guess, now time.Time) {
 		delete(t.attempts, "pair:"+g.login+"\x00"+g.addr)
 		t.releaseLocked([]string{"addr:" + g.addr}, now)
 	}
-	t.trust(g.login, g.addr, now)
+	if g.account != "" {
+		t.trust(g.account, g.addr, now)
+	}
 }
 
-// trusts reports whether the login succeeded from addr within TrustAddrFor.
-func (t *throttle) trusts(login, addr string, now time.Time) bool {
-	for _, a := range t.trusted[login] {
+// trusts reports whether the account was logged into from addr within TrustAddrFor; no account ("") trusts none.
+func (t *throttle) trusts(account, addr string, now time.Time) bool {
+	if account == "" {
+		return false
+	}
+	for _, a := range t.trusted[account] {
 		if a.addr == addr && now.Sub(a.at) < TrustAddrFor {
 			return true
 		}
@@ -329,11 +345,11 @@ func (t *throttle) trusts(login, addr string, now time.Time) bool {
 	return false
 }
 
-// trust remembers that the login succeeded from addr at now: a login keeps its maxTrustedPerLogin latest
-// addresses, and the throttle at most maxTrusted logins (when full, those whose addresses have all expired go, and
-// then an arbitrary one: a login that loses its addresses still has its devices).
-func (t *throttle) trust(login, addr string, now time.Time) {
-	list := t.trusted[login]
+// trust remembers that the account was logged into from addr at now: an account keeps its maxTrustedPerLogin
+// latest addresses, and the throttle at most maxTrusted accounts (when full, those whose addresses have all
+// expired go, and then an arbitrary one: an account that loses its addresses still has its devices).
+func (t *throttle) trust(account, addr string, now time.Time) {
+	list := t.trusted[account]
 	kept := list[:0:0]
 	for _, a := range list {
 		if a.addr != addr && now.Sub(a.at) < TrustAddrFor {
@@ -344,7 +360,7 @@ func (t *throttle) trust(login, addr string, now time.Time) {
 		kept = kept[len(kept)-maxTrustedPerLogin+1:]
 	}
 	kept = append(kept, trustedAddr{addr, now})
-	if _, known := t.trusted[login]; !known && len(t.trusted) >= t.maxTrusted {
+	if _, known := t.trusted[account]; !known && len(t.trusted) >= t.maxTrusted {
 		for k, l := range t.trusted {
 			if now.Sub(l[len(l)-1].at) >= TrustAddrFor {
 				delete(t.trusted, k)
@@ -357,5 +373,5 @@ func (t *throttle) trust(login, addr string, now time.Time) {
 			delete(t.trusted, k)
 		}
 	}
-	t.trusted[login] = kept
+	t.trusted[account] = kept
 }

@@ -114,7 +114,7 @@ func TestInFlightGuessesCount(t *testing.T) {
 func TestTrustedClients(t *testing.T) {
 	th := newThrottle()
 	login := loginKey("host")
-	clubAddr := &guess{login: login, addr: "192.0.2.1"}
+	clubAddr := &guess{login: login, addr: "192.0.2.1", account: userAccount(1)}
 	if err := th.admit(clubAddr, t0); err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestTrustedClients(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	own := &guess{login: loginKey("attacker"), addr: "192.0.2.66"}
+	own := &guess{login: loginKey("attacker"), addr: "192.0.2.66", account: userAccount(2)}
 	if err := th.admit(own, t0); err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +280,7 @@ func TestThrottleMemoryBounded(t *testing.T) {
 		t.Errorf("a new login once the flood's runs ended: %v", err)
 	}
 	for i := range 1000 {
-		th.trust(loginKey(fmt.Sprintf("member%d", i%50)), fmt.Sprintf("10.1.%d.%d", i>>8, i&255), now)
+		th.trust(userAccount(int64(i%50)), fmt.Sprintf("10.1.%d.%d", i>>8, i&255), now)
 		if len(th.trusted) > th.maxTrusted {
 			t.Fatalf("%d logins trusted", len(th.trusted))
 		}
@@ -295,7 +295,8 @@ func TestThrottleMemoryBounded(t *testing.T) {
 	th = newThrottle()
 	for i := range 200000 {
 		now := t0.Add(time.Duration(i) * 3 * time.Millisecond)
-		g := &guess{login: loginKey(fmt.Sprintf("flood%d", i)), addr: fmt.Sprintf("10.%d.%d.%d", i>>16, i>>8&255, i&255)}
+		g := &guess{login: loginKey(fmt.Sprintf("flood%d", i)), addr: fmt.Sprintf("10.%d.%d.%d", i>>16, i>>8&255, i&255),
+			account: userAccount(int64(i))}
 		if th.admit(g, now) == nil && i%10 == 0 {
 			th.succeeded(g, now)
 		}

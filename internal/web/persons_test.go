@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -10,27 +11,46 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"mafiaclub/internal/club"
 	"mafiaclub/internal/platform"
 	"mafiaclub/internal/sqlstore"
+	"mafiaclub/internal/storetest"
 	"mafiaclub/internal/web"
 )
 
 // personsClubs is an installation of two clubs whose sites know the installation's persons (issue 29, item 2):
 // the own club "a" at the root and club-b at /c/club-b/, both with the demo club's accounts, behind one
-// web.Platform, as `mafiaclub serve` wires them.
+// web.Platform, as `mafiaclub serve` wires them. Their clock runs, and advance moves it on.
 type personsClubs struct {
 	a, b    *harness
 	persons *club.Persons
+
+	mu    sync.Mutex
+	ahead time.Duration
+}
+
+// advance moves the installation's clock on by d.
+func (pc *personsClubs) advance(d time.Duration) {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	pc.ahead += d
 }
 
 func newPersonsClubs(t *testing.T) *personsClubs {
 	t.Helper()
+	return newPersonsClubsOn(t, filepath.Join(t.TempDir(), "mafiaclub.db"))
+}
+
+// newPersonsClubsOn is newPersonsClubs with the own club's store at ownDSN: an SQLite file, or a postgres:// URL
+// (storetest.FreshPostgres).
+func newPersonsClubsOn(t *testing.T, ownDSN string) *personsClubs {
+	t.Helper()
 	ctx := context.Background()
-	ownDSN := filepath.Join(t.TempDir(), "mafiaclub.db")
+	pc := &personsClubs{}
 	own, err := sqlstore.Open(ctx, ownDSN)
 	if err != nil {
 		t.Fatal(err)
@@ -48,10 +68,20 @@ func newPersonsClubs(t *testing.T) *personsClubs {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { bdb.Close() })
+	t.Cleanup(func() {
+		bdb.Close()
+		if err := plat.Remove(context.Background(), tb.Slug); err != nil {
+			t.Errorf("remove club %s: %v", tb.Slug, err)
+		}
+	})
 	zone, _ := time.LoadLocation("America/Edmonton")
+	clock := club.NewClock(zone, func() time.Time {
+		pc.mu.Lock()
+		defer pc.mu.Unlock()
+		return time.Now().Add(pc.ahead)
+	})
 	newSite := func(db *sqlstore.DB) *web.Server {
-		site, err := web.New(club.NewServices(db, club.NewClock(zone, nil)))
+		site, err := web.New(club.NewServices(db, clock))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,11 +100,10 @@ func newPersonsClubs(t *testing.T) *personsClubs {
 	p.Add(tb, http.StripPrefix(bsite.Base, bsite.Handler()))
 	srv := httptest.NewServer(p)
 	t.Cleanup(func() { asite.CloseStreams(); bsite.CloseStreams(); srv.CloseClientConnections(); srv.Close() })
-	return &personsClubs{
-		a:       &harness{t: t, srv: srv, site: asite, store: own},
-		b:       &harness{t: t, srv: &httptest.Server{URL: srv.URL + "/c/club-b"}, site: bsite, store: bdb},
-		persons: persons,
-	}
+	pc.a = &harness{t: t, srv: srv, site: asite, store: own}
+	pc.b = &harness{t: t, srv: &httptest.Server{URL: srv.URL + "/c/club-b"}, site: bsite, store: bdb}
+	pc.persons = persons
+	return pc
 }
 
 var myStatusRE = regexp.MustCompile(`id="my-status">([^<]*)<`)
@@ -288,5 +317,208 @@ func TestOnePersonSeveralClubs(t *testing.T) {
 	}
 	if got := myStatus(b, person); got != statusWord(b, club.StatusPending) {
 		t.Errorf("the person twin at b: %q, want pending", got)
+	}
+}
+
+// postFrom posts form to h's path as a new browser (no cookie) at the client address from (the sites believe
+// X-Forwarded-For from the test's own address, as from the club's proxy).
+func postFrom(h *harness, from, path string, form url.Values) response {
+	h.t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, h.srv.URL+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("X-Forwarded-For", from)
+	return h.do(h.client(), req)
+}
+
+// A person borrows no club account's bound: a person who has the login of club a's admin (made before the rule
+// below, or a club added later with an admin of his login) logs in at a's form from addresses of his; that trusts
+// none of them for a's admin, clears none of their failures at the admin's password, and pushes none of the admin's
+// own addresses out: his guesses of the admin's password keep to the bound of any stranger's (in the attack this
+// test repeats, 40 passwords in 2 minutes where the bound is 11), and the admin logs in from home during the delay
+// they make.
+func TestPersonBorrowsNoClubAccountsBound(t *testing.T) {
+	t.Run("SQLite", func(t *testing.T) { personBorrowsNoBound(t, newPersonsClubs(t)) })
+	t.Run("PostgreSQL", func(t *testing.T) { personBorrowsNoBound(t, newPersonsClubsOn(t, storetest.FreshPostgres(t))) })
+}
+
+// A person cannot take a club account's login at sign-up: at the club he signs up at, or the installation's own,
+// the login is taken (the answer is a new person's, as for any taken login, and nobody is made).
+func TestPersonTakesNoClubAccountsLogin(t *testing.T) {
+	t.Run("SQLite", func(t *testing.T) { personTakesNoClubLogin(t, newPersonsClubs(t)) })
+	t.Run("PostgreSQL", func(t *testing.T) { personTakesNoClubLogin(t, newPersonsClubsOn(t, storetest.FreshPostgres(t))) })
+}
+
+func personTakesNoClubLogin(t *testing.T, pc *personsClubs) {
+	ctx := context.Background()
+	a, b := pc.a, pc.b
+	for _, h := range []*harness{a, b} {
+		f := url.Values{"login": {"ADMIN"}, "nick": {"Impostor " + h.site.Base}, "password": {"attacker-pw"}, "password2": {"attacker-pw"}}
+		if r := postFrom(h, "198.51.100.250", "/signup", f); r.StatusCode != http.StatusSeeOther {
+			t.Fatalf("sign-up as ADMIN at %q: %d %s, want the answer of a new person", h.site.Base, r.StatusCode, errorOf(r.Body))
+		}
+	}
+	if p, err := a.store.PersonByLogin(ctx, "admin"); club.ErrorCode(err) != club.NotFound {
+		t.Fatalf("a person with the login of a's admin was made: %+v %v", p, err)
+	}
+	if r := postFrom(a, "198.51.100.250", "/login", url.Values{"login": {"admin"}, "password": {"attacker-pw"}}); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("the refused sign-up's password at a's form: %d, want a wrong login", r.StatusCode)
+	}
+	// a login no club account has is a person's, as before
+	f := url.Values{"login": {"nomad"}, "nick": {"Nomad"}, "password": {"nomad-password"}, "password2": {"nomad-password"}}
+	if r := postFrom(b, "198.51.100.250", "/signup", f); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("sign-up as nomad at b: %d %s", r.StatusCode, errorOf(r.Body))
+	}
+	if r := postFrom(b, "198.51.100.250", "/login", url.Values{"login": {"nomad"}, "password": {"nomad-password"}}); r.StatusCode != http.StatusSeeOther {
+		t.Errorf("the person nomad at b's form: %d %s", r.StatusCode, errorOf(r.Body))
+	}
+}
+
+func personBorrowsNoBound(t *testing.T, pc *personsClubs) {
+	ctx := context.Background()
+	a := pc.a
+	a.site.TrustedProxies, _ = web.ParseTrustedProxies("127.0.0.1,::1")
+	admin := url.Values{"login": {club.DemoAdminLogin}, "password": {club.DemoAdminPassword}}
+	const home = "192.0.2.1"
+
+	// such a person (made in the store: before the sign-up rule, or before a club with an admin of his login)
+	hash, err := club.HashPassword("attacker-pw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.store.CreatePerson(ctx, &club.Person{Login: "Admin", PasswordHash: hash, CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	person := url.Values{"login": {"admin"}, "password": {"attacker-pw"}}
+
+	// the admin logs in from home; the person from nine addresses of his, a run apart, each trusted by him
+	if r := postFrom(a, home, "/login", admin); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("the admin from home: %d %s", r.StatusCode, errorOf(r.Body))
+	}
+	for i := range 9 {
+		pc.advance(club.RunQuiet + time.Minute)
+		if r := postFrom(a, fmt.Sprintf("203.0.113.%d", 10+i), "/login", person); r.StatusCode != http.StatusSeeOther {
+			t.Fatalf("the person's login %d: %d %s", i+1, r.StatusCode, errorOf(r.Body))
+		}
+	}
+	pc.advance(club.RunQuiet + time.Minute)
+
+	// he guesses the admin's password from two addresses of his, logging in as himself between the guesses
+	x, y := "203.0.113.10", "203.0.113.11"
+	start := time.Now()
+	checked := 0
+	for i := range 20 {
+		for _, from := range []string{x, y} {
+			postFrom(a, from, "/login", person) // his own success, or refused once his guesses held the address
+			r := postFrom(a, from, "/login", url.Values{"login": {"admin"}, "password": {fmt.Sprintf("guess-%d", i)}})
+			switch r.StatusCode {
+			case http.StatusUnauthorized:
+				checked++
+			case http.StatusTooManyRequests:
+			default:
+				t.Fatalf("guess %d from %s: %d %s", i+1, from, r.StatusCode, errorOf(r.Body))
+			}
+		}
+	}
+	if bound := club.MaxGuesses(time.Since(start)); checked > bound {
+		t.Errorf("%d of 40 guesses of the admin's password were checked in %v, over the bound of %d", checked, time.Since(start).Round(time.Millisecond), bound)
+	}
+	if r := postFrom(a, x, "/login", url.Values{"login": {"admin"}, "password": {"guess-x"}}); r.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("a guess from his address after his logins: %d, want refused (his address is not the admin's)", r.StatusCode)
+	}
+
+	// the admin's home is still his, during the delay the guesses made
+	if r := postFrom(a, home, "/login", admin); r.StatusCode != http.StatusSeeOther {
+		t.Errorf("the admin from home during the delay, after the person's logins: %d %s, want logged in", r.StatusCode, errorOf(r.Body))
+	}
+	if r := postFrom(a, "198.51.100.77", "/login", admin); r.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("the admin's right password from an address new to him during the delay: %d, want delayed", r.StatusCode)
+	}
+}
+
+// writeTimeout is the server's (cmd/mafiaclub serve): an answer later than it is a dropped connection.
+const writeTimeout = 60 * time.Second
+
+// A flood of wrong logins at one club (300 at once, each a login of its own from an address of its own, so that
+// the throttle checks them all) is answered, every login of it, well within the server's write timeout (wrong,
+// throttled or busy, a refusal saying when to try again); meanwhile another club's admin logs in. The clubs share
+// the hashing's slots, and each holds at most its share of them (club.HashShare), waiting at most
+// club.MaxHashWait: before, a login waited for two hashes (the club's account's and the person's) behind 30
+// others for up to 74 s, past the write timeout, and another club's logins were refused 503.
+func TestLoginFloodAtOneClub(t *testing.T) {
+	pc := newPersonsClubs(t)
+	a, b := pc.a, pc.b
+	b.site.TrustedProxies, _ = web.ParseTrustedProxies("127.0.0.1,::1")
+	a.site.TrustedProxies = b.site.TrustedProxies
+	const n = 300
+	type answer struct {
+		code       int
+		retryAfter string
+		took       time.Duration
+		at         time.Time
+		err        error
+	}
+	answers := make([]answer, n)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	client := &http.Client{Timeout: 2 * writeTimeout}
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			f := url.Values{"login": {fmt.Sprintf("flood%d", i)}, "password": {"wrong-password"}}
+			req, _ := http.NewRequest(http.MethodPost, b.srv.URL+"/login", strings.NewReader(f.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set("X-Forwarded-For", fmt.Sprintf("10.9.%d.%d", i>>8, i&255))
+			began := time.Now()
+			resp, err := client.Do(req)
+			answers[i] = answer{took: time.Since(began), at: time.Now(), err: err}
+			if err == nil {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				answers[i].code, answers[i].retryAfter = resp.StatusCode, resp.Header.Get("Retry-After")
+			}
+		}()
+	}
+	close(start)
+	time.Sleep(300 * time.Millisecond) // the flood holds its places
+	began := time.Now()
+	r := postFrom(a, "192.0.2.1", "/login", url.Values{"login": {club.DemoAdminLogin}, "password": {club.DemoAdminPassword}})
+	adminAt, adminTook := time.Now(), time.Since(began)
+	if r.StatusCode != http.StatusSeeOther {
+		t.Errorf("club a's admin during club b's flood: %d %s, want logged in", r.StatusCode, errorOf(r.Body))
+	}
+	wg.Wait()
+	count, after, longest := map[int]int{}, 0, time.Duration(0)
+	for i, ans := range answers {
+		switch {
+		case ans.err != nil:
+			t.Errorf("login %d of the flood: no answer after %v: %v", i, ans.took.Round(time.Millisecond), ans.err)
+			continue
+		case ans.took > writeTimeout/2:
+			t.Errorf("login %d of the flood: answered %d after %v, over half the write timeout", i, ans.code, ans.took.Round(time.Millisecond))
+		}
+		switch ans.code {
+		case http.StatusUnauthorized:
+		case http.StatusTooManyRequests, http.StatusServiceUnavailable:
+			if ans.retryAfter == "" {
+				t.Errorf("login %d of the flood: %d without Retry-After", i, ans.code)
+			}
+		default:
+			t.Errorf("login %d of the flood: %d", i, ans.code)
+		}
+		count[ans.code]++
+		longest = max(longest, ans.took)
+		if ans.at.After(adminAt) {
+			after++
+		}
+	}
+	t.Logf("club b's flood of %d wrong logins: %v, the longest answered in %v; club a's admin logged in in %v, with %d of the flood still unanswered",
+		n, count, longest.Round(time.Millisecond), adminTook.Round(time.Millisecond), after)
+	if after == 0 {
+		t.Error("the flood was over before club a's admin logged in: the test proves nothing")
+	}
+	if count[http.StatusUnauthorized] == 0 {
+		t.Error("no login of the flood was checked at all")
 	}
 }
