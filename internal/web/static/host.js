@@ -194,9 +194,26 @@
   // the engine) forms with no version for a plain post: the game is loaded again
   window.addEventListener('pageshow', function (e) { if (e.persisted) { window.location.replace(clubBase + '/games/' + gameId); } });
 
+  // ---- a game taken over: the device of the host it was taken from says so, once ----
+
+  // hostSeen notes the game's host in a page or state the device draws (this tab's storage keeps the last one):
+  // when that was this account and another host has the game now, the server's words (who, when) are shown, once,
+  // outside the part the table app redraws
+  function hostSeen(inp) {
+    var key = 'host:' + clubBase + ':' + gameId, me = host.getAttribute('data-user');
+    var before = sessionStorage.getItem(key), now = String(inp.host || '');
+    sessionStorage.setItem(key, now);
+    var box = document.getElementById('taken-over');
+    if (box && before === me && now !== me && inp.taken_over) {
+      box.textContent = inp.taken_over;
+      box.hidden = false;
+    }
+  }
+
   bindPlan();
   bindRoles();
   plainLive();
+  hostSeen(input);
   if ('serviceWorker' in navigator && input.live) {
     // the service worker keeps the game pages it serves; the first visit, before it serves any, keeps this one here
     navigator.serviceWorker.register(clubBase + '/sw.js').then(function () {
@@ -780,6 +797,7 @@
       return call('load', JSON.stringify(fresh)).then(function (err) {
         if (err) { var e = new Error(err); e.said = err; throw e; } // the game cannot be read: the engine's words
         base = fresh;
+        hostSeen(fresh);
         seen = Math.max(seen, fresh.version);
         if (!keep) { ops = []; }
         var sent = ops.slice();
