@@ -135,15 +135,19 @@
     if (box && box.querySelectorAll('input:checked').length > +box.getAttribute('data-max')) { t.checked = false; }
   });
 
-  // Keyboard on a laptop: N the main action, Space start/pause the timer, U undo (it still asks), digits pick a
-  // seat (1-9, 0 for 10) for the action at hand: a hand in a vote, or the seat's own button (nominate, shoot,
-  // check, heal).
+  // Keyboard on a laptop: N the main action, Space start/pause the timer, U undo (it still asks), Z "nobody" in a
+  // vote once it is started (no hands raised; in a lift vote, nobody leaves: some twenty Tab presses away
+  // otherwise), digits pick a seat (1-9, 0 for 10) for the action at hand: a hand in a vote, or the seat's own
+  // button (nominate, shoot, check, heal).
   document.addEventListener('keydown', function (e) {
     if (e.target.matches('input, select, textarea') || e.ctrlKey || e.metaKey || e.altKey) { return; }
     if (e.key === 'n' || e.key === 'N') {
       var b = Array.prototype.find.call(document.querySelectorAll('[data-key="n"]'), shown); if (b) { e.preventDefault(); b.click(); }
     } else if (e.key === ' ' && cur) {
       e.preventDefault(); if (cur.st.running) { pause(); } else { start(); }
+    } else if (e.key === 'z' || e.key === 'Z') {
+      var none = Array.prototype.find.call(document.querySelectorAll('#act-nobody, #act-lift-nobody'), function (x) { return !x.disabled && shown(x); });
+      if (none) { e.preventDefault(); none.click(); }
     } else if (e.key === 'u' || e.key === 'U') {
       var d = document.getElementById('undo'); if (d) { e.preventDefault(); d.open = true; document.getElementById('undo-yes').focus(); }
     } else if (/^[0-9]$/.test(e.key)) {
