@@ -591,12 +591,20 @@ func TestCorrectNameRelinksPlayer(t *testing.T) {
 // byte for byte; the delayed broadcast with roles shows the corrected cards only once the delay has passed since
 // the correction.
 func TestCorrectDealHiddenFromSpectators(t *testing.T) {
+	t.Run("shots one by one", func(t *testing.T) { correctDealHiddenFromSpectators(t, (*harness).playToSecondDay) })
+	// the correction moves the night's unanimous shot to #4: the delayed broadcast gives it back to #3 until then
+	t.Run("a unanimous shot", func(t *testing.T) {
+		correctDealHiddenFromSpectators(t, func(h *harness, c *http.Client, id int64) int { h.playUnanimousNight(c, id); return 0 })
+	})
+}
+
+func correctDealHiddenFromSpectators(t *testing.T, play func(*harness, *http.Client, int64) int) {
 	h := newHarness(t)
 	clk := &clock{t: time.Date(2027, 3, 13, 19, 0, 0, 0, time.UTC)}
 	h.site.Services().Clock.Set(clk.now)
 	c := h.login("host", "demo-host")
 	id := h.newGame(c, "fiim-2025-club", tenRoles, nil)
-	h.playToSecondDay(c, id)
+	play(h, c, id)
 	if r := h.post(c, fmt.Sprintf("/live/%d/broadcast", id), url.Values{"delay": {"1"}}); r.StatusCode != http.StatusSeeOther {
 		t.Fatalf("broadcast: %d %s", r.StatusCode, errorOf(r.Body))
 	}
