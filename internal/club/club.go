@@ -260,7 +260,9 @@ type Store interface {
 	// SetSeats replaces the seats of a live game (each given seat's card, name and player profile, by its number)
 	// if its version is still version, raising it by one, and logs it, all in one transaction. A changed version
 	// is a Conflict; a saved game is Closed; a seat the game does not have is NotFound, and nothing is written.
-	SetSeats(ctx context.Context, gameID, version int64, seats []Seat, audit AuditEntry) error
+	// log, when not nil, replaces the game's whole log in the same transaction (a corrected deal moves the
+	// blacks' unanimous shots to the corrected blacks: record.Event.Unanimous).
+	SetSeats(ctx context.Context, gameID, version int64, seats []Seat, log []StoredEvent, audit AuditEntry) error
 	// ImportGame files a game recorded elsewhere with its log, in one transaction: a finished one (g.Status
 	// GameSaved) saved with its winner and results; an unfinished one (GameLive) live, for a host to continue, with
 	// no results. A source already imported is a Conflict, and nothing is written.

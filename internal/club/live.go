@@ -99,19 +99,20 @@ func (l *Live) Game(ctx context.Context, id int64, mode spectator.Mode) (*LiveGa
 			mode, n = spectator.Public, 0
 			lg.Due = st.Game.CreatedAt.Add(lg.Delay)
 		} else {
+			// the cards as they were at the cut: a correction of the deal comes out of the delay too (and with
+			// it the unanimous shots it moved, so the events are counted in the record of the cut)
+			var due time.Time
+			if rec, due, err = l.recordAt(ctx, st, cut, lg.Delay); err != nil {
+				return nil, err
+			}
 			n = 0
-			for _, e := range st.Record.Events {
+			for _, e := range rec.Events {
 				at, err := time.Parse(time.RFC3339, e.At)
 				if err == nil && at.After(cut) {
 					lg.Due = at.Add(lg.Delay)
 					break
 				}
 				n++
-			}
-			// the cards as they were at the cut: a correction of the deal comes out of the delay too
-			var due time.Time
-			if rec, due, err = l.recordAt(ctx, st, cut, lg.Delay); err != nil {
-				return nil, err
 			}
 			if !due.IsZero() && (lg.Due.IsZero() || due.Before(lg.Due)) {
 				lg.Due = due

@@ -45,6 +45,9 @@ type Correction struct {
 	Reason  string       `json:"reason"`
 	// Seats are the game's seats once corrected.
 	Seats []Seat `json:"-"`
+	// Log is the game's log once corrected, when the corrected deal moves a unanimous shot of the blacks to the
+	// corrected blacks (record.Record.ForDeal); nil when the log stays as it is.
+	Log []StoredEvent `json:"-"`
 }
 
 // Cards lists the seats whose card the correction changes.
@@ -216,6 +219,23 @@ func (s *Games) PlanSeats(ctx context.Context, u *User, id, version int64, fixes
 	if err != nil {
 		return st, nil, &Error{Code: Internal, Message: "the corrected game is not a valid record", Cause: err}
 	}
+	// "all at #N" was the shot of whoever is black: it follows the corrected cards (a shot recorded for one
+	// player stays his, and fails the replay if he turns out red)
+	if events, from := rec.ForDeal(); from != nil {
+		if len(st.Log) != len(st.Record.Events) {
+			return st, nil, &Error{Code: Internal, Message: "the game's log and record differ"}
+		}
+		c.Log = make([]StoredEvent, len(events))
+		for k, e := range events {
+			se := st.Log[from[k]] // a moved shot keeps the time and the host of the tap that recorded it
+			se.Seq = k + 1
+			if e != st.Record.Events[from[k]] {
+				se.JSON = record.EncodeEvent(e)
+			}
+			c.Log[k] = se
+		}
+		rec.Events = events
+	}
 	if _, err := rec.Replay(); err != nil {
 		var re *mafia.ReplayError
 		if errors.As(err, &re) && re.Index >= 1 && re.Index <= len(rec.Events) {
@@ -242,7 +262,7 @@ func (s *Games) CorrectSeats(ctx context.Context, u *User, id, version int64, fi
 	if err := s.takeOver(ctx, u, st.Game); err != nil {
 		return st, err
 	}
-	if err := s.store.SetSeats(ctx, id, version, c.Seats, AuditEntry{At: s.now(), By: u.ID, Action: "correct_seats", Detail: string(detail)}); err != nil {
+	if err := s.store.SetSeats(ctx, id, version, c.Seats, c.Log, AuditEntry{At: s.now(), By: u.ID, Action: "correct_seats", Detail: string(detail)}); err != nil {
 		if ErrorCode(err) == Conflict {
 			if fresh, lerr := s.load(ctx, id); lerr == nil {
 				return fresh, err
@@ -298,6 +318,10 @@ func (l *Live) recordAt(ctx context.Context, st *State, cut time.Time, delay tim
 		if role, ok := mafia.ParseRole(seats[i].Role); ok {
 			rec.Seats[i].Role = role
 		}
+	}
+	// a unanimous shot the correction moved to the corrected blacks was, before it, the blacks' of the first deal
+	if events, from := rec.ForDeal(); from != nil {
+		rec.Events = events
 	}
 	return &rec, next.Add(delay), nil
 }

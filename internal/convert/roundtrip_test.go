@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/txtar"
 
@@ -418,4 +419,41 @@ func TestExportLeavesOutReconstructed(t *testing.T) {
 			c.check(t, out)
 		})
 	}
+}
+
+// TestExportUnanimousShots: shots the host page recorded as the blacks' unanimous shot ("unanimous": true) export
+// to mafiaratings and MWT exactly as the same shots recorded one by one: the mark is ours, and stays out.
+func TestExportUnanimousShots(t *testing.T) {
+	file := "../../mafia/testdata/golden/fiim-2025-club/full-game-red-wins.txtar"
+	plain, marked := goldenRecord(t, file), goldenRecord(t, file)
+	n := 0
+	for i := range marked.Events {
+		if marked.Events[i].Type == mafia.EvShot {
+			marked.Events[i].Unanimous = true
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("the game has no shot")
+	}
+	for name, export := range map[string]func(*record.Record) ([]byte, error){
+		"mafiaratings": func(r *record.Record) ([]byte, error) { return ExportRecord(r, MRMeta{Draft: true}) },
+		"mwt": func(r *record.Record) ([]byte, error) {
+			m := MWTMeta{Tournament: 1, Table: 1, Session: 1, Part: 1, Referee: 1, Start: 1784160000, End: 1784166000, Zone: time.UTC, Players: map[int]int{}}
+			for s := 1; s <= len(r.Seats); s++ {
+				m.Players[s] = 100 + s
+			}
+			return ExportMWTRecord(r, m)
+		},
+	} {
+		want, err := export(plain)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got, err := export(marked)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: the export of unanimous shots differs (%v):\n%s\nwant\n%s", name, err, got, want)
+		}
+	}
+	roundTrip(t, marked)
 }

@@ -25,7 +25,8 @@ func formErr(format string, args ...any) error { return &FormError{Format: forma
 
 // EventsFromForm turns the host's action form into record events. It only reads the form; whether the rules allow
 // the events is the engine's answer. "shoot_all" (all at seat N in one tap) is one shot by each black player who
-// has not shot yet, as the engine lists them (Game.Shooters).
+// has not shot yet, as the engine lists them (Game.Shooters), each marked Unanimous: the host saw all the black
+// hands, not who is black, so a later correction of the cards gives the shot to the corrected blacks.
 func EventsFromForm(f url.Values, play *mafia.Game) ([]record.Event, error) {
 	n := play.Players()
 	seat := func(name string) (uint8, error) {
@@ -58,7 +59,7 @@ func EventsFromForm(f url.Values, play *mafia.Game) ([]record.Event, error) {
 		}
 		var out []record.Event
 		for _, by := range play.Shooters().List() {
-			out = append(out, record.Event{Event: mafia.Shot(by, int(target))})
+			out = append(out, record.Event{Event: mafia.Shot(by, int(target)), Unanimous: true})
 		}
 		if len(out) == 0 {
 			return nil, formErr("nobody is left to shoot")

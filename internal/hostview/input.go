@@ -25,7 +25,14 @@ type Input struct {
 	IsChief bool            `json:"chief,omitempty"` // the viewer agrees to a winner's 0.6 or 0.7 here (the chief judge, or the organiser in his place)
 	IsAdmin bool            `json:"admin,omitempty"`
 	Audit   []string        `json:"audit,omitempty"` // undo, save and reopen entries, already in words
-	Lang    string          `json:"lang"`
+	// Notes are lines of the chronology that are no event of the record (another host took the game over), already
+	// in words, each after the events it followed.
+	Notes []ChronoNote `json:"notes,omitempty"`
+	// Host is the account hosting the game now, and TakenOver says, in words, who took it over and when (empty
+	// while nobody has): the page of the host it was taken from tells him once (host.js).
+	Host      int64  `json:"host,omitempty"`
+	TakenOver string `json:"taken_over,omitempty"`
+	Lang      string `json:"lang"`
 	// Base is the club's path prefix ("" or "/c/SLUG", web.Server.Base): the page's forms and links start with it,
 	// as the server draws them and as the browser's engine does.
 	Base  string `json:"base,omitempty"`
@@ -37,6 +44,13 @@ type Input struct {
 	// same node as before and the page's morph passes it by; the forms the page leaves to the server (saving)
 	// keep the version.
 	Page bool `json:"-"`
+}
+
+// ChronoNote is a line of the chronology that is no event: Text (with its time, without the phase, which the
+// chronology adds) comes after the first After events of the log.
+type ChronoNote struct {
+	After int    `json:"after"`
+	Text  string `json:"text"`
 }
 
 // State is an Input read: the record decoded and replayed.

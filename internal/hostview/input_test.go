@@ -35,6 +35,15 @@ func events(es ...mafia.Event) []record.Event {
 	return out
 }
 
+// unanimous is the shots of one tap of "all at #N": each marked as part of the blacks' unanimous shot.
+func unanimous(es ...mafia.Event) []record.Event {
+	out := events(es...)
+	for i := range out {
+		out[i].Unanimous = true
+	}
+	return out
+}
+
 // TestApply: the host's actions not yet saved are applied on top of the game as the server will apply them; a
 // batch the rules refuse leaves the state as it was, and the state applied on is never changed.
 func TestApply(t *testing.T) {
@@ -190,12 +199,12 @@ func TestEventsFromForm(t *testing.T) {
 	night := join(day1Tie, hands(3, 1, 2, 4, 5, 6, 8), mafia.VoteRest(7), mafia.Night()) // #3 (black) has left
 	st := game(t, "fiim-2025-club", tenRoles, night...)
 	got, err := EventsFromForm(form("type", "shoot_all", "target", "5"), st.Play)
-	if err != nil || !reflect.DeepEqual(got, events(mafia.Shot(7, 5), mafia.Shot(9, 5))) {
+	if err != nil || !reflect.DeepEqual(got, unanimous(mafia.Shot(7, 5), mafia.Shot(9, 5))) {
 		t.Errorf("all at #5: %+v (%v), want #7's and #9's shots", got, err)
 	}
 	st = game(t, "fiim-2025-club", tenRoles, join(night, mafia.Shot(7, 5))...)
 	got, err = EventsFromForm(form("type", "shoot_all", "target", "5"), st.Play)
-	if err != nil || !reflect.DeepEqual(got, events(mafia.Shot(9, 5))) {
+	if err != nil || !reflect.DeepEqual(got, unanimous(mafia.Shot(9, 5))) {
 		t.Errorf("all at #5 after #7 shot: %+v (%v), want #9's shot only", got, err)
 	}
 	// both have shot; the engine's next actor is the don, for his check: no second shot in his name
@@ -209,7 +218,7 @@ func TestEventsFromForm(t *testing.T) {
 		"doctor_self_heal": json.RawMessage(`false`), "doctor_repeat_target": json.RawMessage(`false`)}
 	roles := []mafia.Role{mafia.Mafia, mafia.Citizen, mafia.Mafia, mafia.Doctor, mafia.Commissar, mafia.Citizen, mafia.Citizen}
 	st = gameWith(t, "home-doctor", opts, roles, join(mafia.Day(), speeches(1, 7), mafia.Night())...)
-	if got, err := EventsFromForm(form("type", "shoot_all", "target", "6"), st.Play); err != nil || !reflect.DeepEqual(got, events(mafia.Shot(1, 6), mafia.Shot(3, 6))) {
+	if got, err := EventsFromForm(form("type", "shoot_all", "target", "6"), st.Play); err != nil || !reflect.DeepEqual(got, unanimous(mafia.Shot(1, 6), mafia.Shot(3, 6))) {
 		t.Errorf("all at #6 while the doctor is awake first: %+v (%v), want #1's and #3's shots", got, err)
 	} else if _, err := st.Apply(got, "23:00:00"); err != nil {
 		t.Errorf("the engine refuses the shots: %v", err)

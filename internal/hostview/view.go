@@ -95,6 +95,8 @@ type PointsRow struct {
 type ChronoLine struct {
 	Text   string
 	Secret bool
+	// Note: the line is no event of the record (Input.Notes).
+	Note bool
 }
 
 // ShotView is one black player's shot tonight, as recorded.
@@ -367,15 +369,17 @@ func Build(st *State, cat i18n.Catalog, newKey func() string) *View {
 	}
 	v.FreeAdjust = rs.Points == mafia.PointsXCraft
 	v.AdjustHint = i18n.Decimal(in.Lang, "0.2")
-	v.Chrono = Chronology(cat, in.Lang, st.Record, in.Times)
+	v.Chrono = chronology(cat, in.Lang, st.Record, in.Times, in.Notes)
 	if !v.Secret {
 		for i := range v.Chrono {
 			v.Chrono[i].Secret = false
 		}
 	}
-	if len(v.Chrono) > 0 {
-		last := v.Chrono[len(v.Chrono)-1]
-		v.LastEvent, v.LastSecret = last.Text, last.Secret
+	for i := len(v.Chrono) - 1; i >= 0; i-- {
+		if last := v.Chrono[i]; !last.Note {
+			v.LastEvent, v.LastSecret = last.Text, last.Secret
+			break
+		}
 	}
 	v.seatCards()
 	return v
@@ -610,12 +614,27 @@ func (v *View) stepLabel(ps mafia.PlanStep, role mafia.Role) string {
 // Chronology describes every event of a record with its phase and time: "Day 2, 19:42:05, #4 nominated #7".
 // times gives each event's time of day (missing ones are left empty).
 func Chronology(cat i18n.Catalog, lang string, rec *record.Record, times []string) []ChronoLine {
+	return chronology(cat, lang, rec, times, nil)
+}
+
+// chronology is Chronology with notes, each said in the phase it fell in (after the events it follows).
+func chronology(cat i18n.Catalog, lang string, rec *record.Record, times []string, notes []ChronoNote) []ChronoLine {
 	g, err := mafia.NewGame(rec.Rules, rec.Options, rec.Roles())
 	if err != nil {
 		return nil
 	}
-	out := make([]ChronoLine, 0, len(rec.Events))
+	out := make([]ChronoLine, 0, len(rec.Events)+len(notes))
+	note := func(i int) {
+		for _, n := range notes {
+			if n.After == i || (i == len(rec.Events) && n.After > i) {
+				phase, num := g.Phase()
+				out = append(out, ChronoLine{Text: cat.T(lang, "phase."+phase.String(), num) + ", " + n.Text, Note: true})
+			}
+		}
+	}
+	whole := true
 	for i, e := range rec.Events {
+		note(i)
 		phase, num := g.Phase()
 		answer := ""
 		shown := e
@@ -631,6 +650,7 @@ func Chronology(cat i18n.Catalog, lang string, rec *record.Record, times []strin
 			answer = cat.T(lang, "answer."+a.String())
 		}
 		if err := g.Apply(e.Event); err != nil {
+			whole = false
 			break // a stored record replays (it was checked when read); a broken one shows what applies
 		}
 		text := Describe(cat, lang, shown, answer)
@@ -645,6 +665,9 @@ func Chronology(cat i18n.Catalog, lang string, rec *record.Record, times []strin
 		// points reveal teams
 		secret := spectator.Hidden(e.Type)
 		out = append(out, ChronoLine{Text: cat.T(lang, "phase."+phase.String(), num) + ", " + at + ", " + text, Secret: secret})
+	}
+	if whole { // the notes after the last event
+		note(len(rec.Events))
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"html/template"
 	"net/http"
+	"time"
 
 	"mafiaclub/internal/club"
 	"mafiaclub/internal/hostview"
@@ -42,12 +43,20 @@ func (s *Server) hostInput(r *http.Request, p Page, st *club.State) hostview.Inp
 	if info, err := s.svc.Tournaments.Info(r.Context(), p.User, st); err == nil && info != nil {
 		in.IsChief = info.ApprovesExtra // the agreement's form is his
 	}
+	in.Host = st.Game.HostID
 	audit, err := s.svc.Games.Audit(r.Context(), p.User, st)
 	if err == nil {
 		for _, a := range audit {
 			line := p.T("audit." + a.Action)
 			if a.Action == "take_over" {
-				line = p.T("audit.take_over", a.Detail)
+				// in the chronology, where the host reads the game, not among the entries "show roles" reveals;
+				// and the page of the host it was taken from tells him once
+				in.Notes = append(in.Notes, hostview.ChronoNote{After: takenAfter(st.Log, a), Text: p.T("chrono.take_over", p.Clock(a.At), a.ByName, a.Detail)})
+				in.TakenOver = ""
+				if p.User == nil || a.By != p.User.ID {
+					in.TakenOver = p.T("host.taken_over", a.ByName, p.Clock(a.At))
+				}
+				continue
 			}
 			if a.Action == "undo" {
 				detail := a.Detail
@@ -63,6 +72,19 @@ func (s *Server) hostInput(r *http.Request, p Page, st *club.State) hostview.Inp
 		}
 	}
 	return in
+}
+
+// takenAfter is how many events of the log came before the take-over a: those recorded before it, but the events
+// of the action that took the game over (stamped just before it, by its new host), which follow it.
+func takenAfter(log []club.StoredEvent, a club.AuditEntry) int {
+	n := 0
+	for n < len(log) && !log[n].At.After(a.At) {
+		n++
+	}
+	for n > 0 && log[n-1].By == a.By && a.At.Sub(log[n-1].At) < time.Second {
+		n--
+	}
+	return n
 }
 
 // renderGame shows the host page: the table, what happens next as the engine says, the actions it allows, the

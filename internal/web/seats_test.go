@@ -179,6 +179,108 @@ func correctDealReplays(t *testing.T, h *harness) {
 	}
 }
 
+// playUnanimousNight plays day 1 (#8 voted out) and night 2, whose shot the host records in one tap, "all at #1"
+// (the blacks of the deal typed shoot), then the don's (#7) and the sheriff's (#5) checks; then day 2 begins.
+func (h *harness) playUnanimousNight(c *http.Client, id int64) {
+	h.t.Helper()
+	h.mustAct(c, id, "type", "day")
+	for s := 1; s <= 10; s++ {
+		h.mustAct(c, id, "type", "speech", "seat", strconv.Itoa(s))
+		if s == 1 {
+			h.mustAct(c, id, "type", "nominate", "by", "1", "target", "8")
+		}
+		if s == 2 {
+			h.mustAct(c, id, "type", "nominate", "by", "2", "target", "6")
+		}
+	}
+	h.mustAct(c, id, "type", "vote", "target", "8", "voters", "1", "voters", "2", "voters", "3", "voters", "4", "voters", "5", "voters", "6")
+	h.mustAct(c, id, "type", "vote", "target", "6")
+	h.mustAct(c, id, "type", "night")
+	h.mustAct(c, id, "type", "shoot_all", "target", "1")
+	h.mustAct(c, id, "type", "check", "by", "7", "target", "5")
+	h.mustAct(c, id, "type", "check", "by", "5", "target", "4")
+	h.mustAct(c, id, "type", "day")
+}
+
+// shooters lists who shot in game id's stored log, in its order.
+func (h *harness) shooters(id int64) []int {
+	h.t.Helper()
+	log, err := h.store.Events(context.Background(), id)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	var out []int
+	for _, se := range log {
+		if m := regexp.MustCompile(`^\{"type": "shot", "by": (\d+), "target": 1, "unanimous": true`).FindStringSubmatch(string(se.JSON)); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func TestCorrectDealKeepsUnanimousShot(t *testing.T) {
+	t.Run("SQLite", func(t *testing.T) { correctDealKeepsUnanimousShot(t, newHarness(t)) })
+	t.Run("PostgreSQL", func(t *testing.T) { correctDealKeepsUnanimousShot(t, newHarnessOn(t, storetest.FreshPostgres(t))) })
+}
+
+// correctDealKeepsUnanimousShot: a red and a black card swapped are corrected after a night whose shot was
+// recorded as "all at #1": the correction is accepted, the shot stays, now by the corrected blacks, and the game
+// replays as the same game dealt right from the start. A black card that belonged to a player voted out before the
+// night leaves one shooter fewer.
+func correctDealKeepsUnanimousShot(t *testing.T, h *harness) {
+	c := h.login("host", "demo-host")
+	for _, tc := range []struct {
+		name     string
+		cards    map[int]string
+		shooters []int
+	}{
+		{"#3 and #4 swapped", map[int]string{3: "citizen", 4: "mafia"}, []int{4, 7, 9}},
+		{"#3 and #8 (voted out on day 1) swapped", map[int]string{3: "citizen", 8: "mafia"}, []int{7, 9}},
+	} {
+		id := h.newGame(c, "fiim-2025-club", tenRoles, nil)
+		h.playUnanimousNight(c, id)
+		if got := h.shooters(id); !slices.Equal(got, []int{3, 7, 9}) {
+			t.Fatalf("%s: all at #1 recorded shots by %v", tc.name, got)
+		}
+		if r := h.correct(c, id, h.seatsFix(id, tc.cards, nil, "mistyped cards")); r.StatusCode != http.StatusSeeOther {
+			t.Fatalf("%s: the correction is refused: %d %s", tc.name, r.StatusCode, errorOf(r.Body))
+		}
+		if got := h.shooters(id); !slices.Equal(got, tc.shooters) {
+			t.Errorf("%s: the shot is by %v after the correction, want %v", tc.name, got, tc.shooters)
+		}
+		got := h.replay(id)
+		if phase, _ := got.Phase(); got.Out(1).How != mafia.OutKilled || phase != mafia.PhaseDay {
+			t.Errorf("%s: #1 is %+v on %v after the correction, want killed in the night", tc.name, got.Out(1), phase)
+		}
+		// the same game dealt right from the start
+		roles := slices.Clone(tenRoles)
+		for s, r := range tc.cards {
+			roles[s-1] = r
+		}
+		ref := h.newGame(c, "fiim-2025-club", roles, nil)
+		h.playUnanimousNight(c, ref)
+		want := h.replay(ref)
+		gp, gn := got.Phase()
+		wp, wn := want.Phase()
+		if got.Alive() != want.Alive() || gp != wp || gn != wn {
+			t.Errorf("%s: the corrected game has %v alive on %v %d, the game dealt right %v on %v %d", tc.name, got.Alive(), gp, gn, want.Alive(), wp, wn)
+		}
+		// the page draws the corrected game, and the host goes on with it
+		if page := h.get(c, fmt.Sprintf("/games/%d", id)); page.StatusCode != http.StatusOK {
+			t.Errorf("%s: the host page after the correction: %d", tc.name, page.StatusCode)
+		}
+		h.mustAct(c, id, "type", "best_move", "by", "1", "targets", "3")
+	}
+	// a shot recorded for one black stays his: he cannot turn out red
+	id := h.newGame(c, "fiim-2025-club", tenRoles, nil)
+	h.playToSecondDay(c, id)
+	if r := h.post(c, fmt.Sprintf("/games/%d/seats", id), h.seatsFix(id, map[int]string{9: "citizen", 10: "mafia"}, nil, "swapped")); r.StatusCode != http.StatusUnprocessableEntity ||
+		!strings.Contains(errorOf(r.Body), "#9 стріляє в #1") {
+		t.Errorf("#9's own shot with #9 red: %d %q, want it refused naming the shot", r.StatusCode, errorOf(r.Body))
+	}
+}
+
 func TestCorrectDealRefusedNamingTheEvent(t *testing.T) {
 	h := newHarness(t)
 	c := h.login("host", "demo-host")
@@ -489,12 +591,20 @@ func TestCorrectNameRelinksPlayer(t *testing.T) {
 // byte for byte; the delayed broadcast with roles shows the corrected cards only once the delay has passed since
 // the correction.
 func TestCorrectDealHiddenFromSpectators(t *testing.T) {
+	t.Run("shots one by one", func(t *testing.T) { correctDealHiddenFromSpectators(t, (*harness).playToSecondDay) })
+	// the correction moves the night's unanimous shot to #4: the delayed broadcast gives it back to #3 until then
+	t.Run("a unanimous shot", func(t *testing.T) {
+		correctDealHiddenFromSpectators(t, func(h *harness, c *http.Client, id int64) int { h.playUnanimousNight(c, id); return 0 })
+	})
+}
+
+func correctDealHiddenFromSpectators(t *testing.T, play func(*harness, *http.Client, int64) int) {
 	h := newHarness(t)
 	clk := &clock{t: time.Date(2027, 3, 13, 19, 0, 0, 0, time.UTC)}
 	h.site.Services().Clock.Set(clk.now)
 	c := h.login("host", "demo-host")
 	id := h.newGame(c, "fiim-2025-club", tenRoles, nil)
-	h.playToSecondDay(c, id)
+	play(h, c, id)
 	if r := h.post(c, fmt.Sprintf("/live/%d/broadcast", id), url.Values{"delay": {"1"}}); r.StatusCode != http.StatusSeeOther {
 		t.Fatalf("broadcast: %d %s", r.StatusCode, errorOf(r.Body))
 	}

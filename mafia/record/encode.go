@@ -107,6 +107,9 @@ func writeEvent(b *bytes.Buffer, e Event) {
 			num("speaker", int(e.During.Seat))
 		}
 	}
+	if e.Unanimous && e.Type == mafia.EvShot {
+		b.WriteString(", \"unanimous\": true")
+	}
 	if e.Reconstructed {
 		b.WriteString(", \"reconstructed\": true")
 	}

@@ -55,6 +55,10 @@ type Event struct {
 	// Reconstructed marks an event an importer reconstructed because the source platform did not record it
 	// ("reconstructed": true, spec section 2); an exporter never presents it as recorded fact.
 	Reconstructed bool
+	// Unanimous marks a shot recorded as the shot of all the black players who had not shot yet that night, at
+	// one target in one tap ("unanimous": true, docs/record-extensions.md): the host saw every black hand point
+	// at the target rather than each shooter, so a corrected deal moves it to the corrected blacks (ForDeal).
+	Unanimous bool
 }
 
 // Error is a record that is not valid: Where says where (a field, "seat 3", "event 12 (vote)"), What says what is
@@ -290,7 +294,7 @@ var eventFields = map[mafia.EventType]struct{ need, may []string }{
 	mafia.EvNominate:   {need: []string{"by", "target"}},
 	mafia.EvVote:       {need: []string{"target"}, may: []string{"voters"}},
 	mafia.EvLift:       {need: []string{"voters"}},
-	mafia.EvShot:       {need: []string{"by", "target"}},
+	mafia.EvShot:       {need: []string{"by", "target"}, may: []string{"unanimous"}},
 	mafia.EvCheck:      {need: []string{"by", "target"}},
 	mafia.EvHeal:       {need: []string{"by", "target"}},
 	mafia.EvBestMove:   {need: []string{"by", "targets"}},
@@ -412,6 +416,11 @@ func (rec *Record) decodeEvents(raw json.RawMessage) error {
 		if raw, ok := fields["reconstructed"]; ok {
 			if err := json.Unmarshal(raw, &e.Reconstructed); err != nil {
 				return errf(where, "reconstructed must be true or false")
+			}
+		}
+		if raw, ok := fields["unanimous"]; ok {
+			if err := json.Unmarshal(raw, &e.Unanimous); err != nil {
+				return errf(where, "unanimous must be true or false")
 			}
 		}
 		for name, dst := range map[string]*string{"note": &e.Note, "reason": &e.Reason} {

@@ -135,15 +135,19 @@
     if (box && box.querySelectorAll('input:checked').length > +box.getAttribute('data-max')) { t.checked = false; }
   });
 
-  // Keyboard on a laptop: N the main action, Space start/pause the timer, U undo (it still asks), digits pick a
-  // seat (1-9, 0 for 10) for the action at hand: a hand in a vote, or the seat's own button (nominate, shoot,
-  // check, heal).
+  // Keyboard on a laptop: N the main action, Space start/pause the timer, U undo (it still asks), Z "nobody" in a
+  // vote once it is started (no hands raised; in a lift vote, nobody leaves: some twenty Tab presses away
+  // otherwise), digits pick a seat (1-9, 0 for 10) for the action at hand: a hand in a vote, or the seat's own
+  // button (nominate, shoot, check, heal).
   document.addEventListener('keydown', function (e) {
     if (e.target.matches('input, select, textarea') || e.ctrlKey || e.metaKey || e.altKey) { return; }
     if (e.key === 'n' || e.key === 'N') {
       var b = Array.prototype.find.call(document.querySelectorAll('[data-key="n"]'), shown); if (b) { e.preventDefault(); b.click(); }
     } else if (e.key === ' ' && cur) {
       e.preventDefault(); if (cur.st.running) { pause(); } else { start(); }
+    } else if (e.key === 'z' || e.key === 'Z') {
+      var none = Array.prototype.find.call(document.querySelectorAll('#act-nobody, #act-lift-nobody'), function (x) { return !x.disabled && shown(x); });
+      if (none) { e.preventDefault(); none.click(); }
     } else if (e.key === 'u' || e.key === 'U') {
       var d = document.getElementById('undo'); if (d) { e.preventDefault(); d.open = true; document.getElementById('undo-yes').focus(); }
     } else if (/^[0-9]$/.test(e.key)) {
@@ -194,9 +198,26 @@
   // the engine) forms with no version for a plain post: the game is loaded again
   window.addEventListener('pageshow', function (e) { if (e.persisted) { window.location.replace(clubBase + '/games/' + gameId); } });
 
+  // ---- a game taken over: the device of the host it was taken from says so, once ----
+
+  // hostSeen notes the game's host in a page or state the device draws (this tab's storage keeps the last one):
+  // when that was this account and another host has the game now, the server's words (who, when) are shown, once,
+  // outside the part the table app redraws
+  function hostSeen(inp) {
+    var key = 'host:' + clubBase + ':' + gameId, me = host.getAttribute('data-user');
+    var before = sessionStorage.getItem(key), now = String(inp.host || '');
+    sessionStorage.setItem(key, now);
+    var box = document.getElementById('taken-over');
+    if (box && before === me && now !== me && inp.taken_over) {
+      box.textContent = inp.taken_over;
+      box.hidden = false;
+    }
+  }
+
   bindPlan();
   bindRoles();
   plainLive();
+  hostSeen(input);
   if ('serviceWorker' in navigator && input.live) {
     // the service worker keeps the game pages it serves; the first visit, before it serves any, keeps this one here
     navigator.serviceWorker.register(clubBase + '/sw.js').then(function () {
@@ -785,6 +806,7 @@
       return call('load', JSON.stringify(fresh)).then(function (err) {
         if (err) { var e = new Error(err); e.said = err; throw e; } // the game cannot be read: the engine's words
         base = fresh;
+        hostSeen(fresh);
         seen = Math.max(seen, fresh.version);
         if (!keep) { ops = []; }
         var sent = ops.slice();
