@@ -94,19 +94,22 @@ func Start(ctx context.Context, n *club.Notices, o Options) (wait func()) {
 		wg.Go(func() { every(ctx, o.Poll, func() { s.Drain(ctx) }) })
 		if s.Links != nil {
 			ready := s.Links.LinksReady(club.LinkEmail)
-			wg.Go(func() {
-				for {
-					select {
-					case <-ctx.Done():
-						return
-					case <-ready:
-						s.SendLinks()
-					}
-				}
-			})
+			wg.Go(func() { whenReady(ctx, ready, s.SendLinks) })
 		}
 	}
 	return wg.Wait
+}
+
+// whenReady runs f each time ready says there is something to send, until ctx ends.
+func whenReady(ctx context.Context, ready <-chan struct{}, f func()) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ready:
+			f()
+		}
+	}
 }
 
 // every runs f at once and then every d until ctx ends.

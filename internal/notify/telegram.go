@@ -154,16 +154,7 @@ func StartTelegram(ctx context.Context, s *TelegramSender, runner *telegram.Runn
 	wg.Go(func() { every(ctx, poll, func() { s.Drain(ctx) }) })
 	if s.Links != nil {
 		ready := s.Links.LinksReady(club.LinkTelegram)
-		wg.Go(func() {
-			for {
-				select {
-				case <-ctx.Done():
-					return
-				case <-ready:
-					s.SendLinks(ctx)
-				}
-			}
-		})
+		wg.Go(func() { whenReady(ctx, ready, func() { s.SendLinks(ctx) }) })
 	}
 	if runner != nil {
 		wg.Go(func() { runner.Run(ctx) })
