@@ -106,8 +106,8 @@ func TestServeWithoutEngineSaysSo(t *testing.T) {
 	var base string
 	select {
 	case base = <-addr:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the server did not say where it listens within 30 s")
+	case <-time.After(serverStartLimit):
+		t.Fatalf("the server did not say where it listens within %s", serverStartLimit)
 	}
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar}
