@@ -100,13 +100,14 @@ func TestE2ETournament(t *testing.T) {
 	}
 	tourPath := fmt.Sprintf("/tournaments/%d", tourID)
 	admin.wantText("h1", tourName)
-	admin.wantContains("#main > p.muted", from+" – "+to+" · "+place+" · fiim-xcraft · "+T("tour.chief")+": "+adminUser.Name)
+	const rulesName = "X-Craft 2.0 (ФІІМ), турнірні бали" // the rule set by its name in the page's language, never its id
+	admin.wantContains("#main > p.muted", from+" – "+to+" · "+place+" · "+rulesName+" · "+T("tour.chief")+": "+adminUser.Name)
 	admin.wantContains("#main", T("tour.no_games"))
 	if n := admin.count("table.standings"); n != 0 {
 		t.Errorf("a new tournament shows %d standings tables", n)
 	}
 	admin.open("/tournaments")
-	admin.wantContains(fmt.Sprintf(`#tournaments li:has(a[href="%s"])`, tourPath), tourName, from+" – "+to, place, "fiim-xcraft")
+	admin.wantContains(fmt.Sprintf(`#tournaments li:has(a[href="%s"])`, tourPath), tourName, from+" – "+to, place, rulesName)
 	t.Logf("tournament %d created after %v", tourID, time.Since(began).Round(time.Millisecond))
 
 	// 2. Ten club players, by their nicknames, on the tournament page.

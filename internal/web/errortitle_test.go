@@ -46,7 +46,7 @@ func TestErrorPagesHaveATitle(t *testing.T) {
 func TestRatingPastItsEnd(t *testing.T) {
 	h := newBaseHarness(t, "") // the demo's season: a rating of some pages
 	r := h.langGet(h.client(), "uk", "/rating?page=999")
-	last := regexp.MustCompile(`id="rating-past-end">Сторінки 999 немає: у рейтингу їх (\d+)\. <a href="(/rating\?page=\d+)">`).FindStringSubmatch(r.Body)
+	last := regexp.MustCompile(`id="rating-past-end">Такої сторінки немає \(999\): остання — (\d+)\. <a href="(/rating\?page=\d+)">`).FindStringSubmatch(r.Body)
 	if r.StatusCode != http.StatusOK || last == nil || strings.Contains(r.Body, "Немає рейтингових ігор") {
 		t.Fatalf("/rating?page=999: %d, says the page is past the end: %v\n%s", r.StatusCode, last != nil, section(r.Body, "<main", "</main>"))
 	}
