@@ -696,7 +696,9 @@
     if (!app || !e.detail) { return; } // a key, or a script's click
     var c = controlOf(e.target);
     if (!c) { return; }
-    var box = pressed && pressed.c === c ? pressed.box : c.getBoundingClientRect(), now = performance.now(), act = actionOf(c);
+    // the tap's time is the input's own (a busy page handles a touch later than it came)
+    var seen = performance.now(), now = e.timeStamp && e.timeStamp <= seen ? e.timeStamp : seen;
+    var box = pressed && pressed.c === c ? pressed.box : c.getBoundingClientRect(), act = actionOf(c);
     var type = e.pointerType || pointerType;
     if (guard && now < guard.until && (type !== 'mouse' || e.detail > 1) && overlap(box, guard.box) && act !== guard.action) {
       e.preventDefault(); e.stopImmediatePropagation();
@@ -705,13 +707,20 @@
     }
     // a tap taken elsewhere ends the guard: the finger has moved on, and its next touch here is meant
     if (guard && !overlap(box, guard.box)) { guard = null; }
-    lastTap = { box: box, action: act, at: now };
+    lastTap = { box: box, action: act, at: now, seen: seen };
+    // until the page has changed (armGuard), nothing at this box takes a tap: a second touch before the engine drew
+    // the first one's page would send the same action again
+    if (c.nodeName === 'SUMMARY' || (c.nodeName === 'BUTTON' || c.type === 'submit') && c.form && /\/(act|undo)$/.test(c.form.getAttribute('action') || '')) {
+      guard = { box: box, action: '', until: now + GUARD_MS };
+    }
   }, true);
-  // armGuard: the page changed under the host's last tap (if it was a moment ago)
+  // armGuard: the page changed under the host's last tap (if it was a moment ago). The guard counts from the tap
+  // when the page changed in the tap's own task (drawn ahead: the host sees it in the next frame), else from the
+  // change (the engine drew it later).
   function armGuard() {
     var now = performance.now();
     if (!lastTap || now - lastTap.at > 1000) { return; }
-    guard = { box: lastTap.box, action: lastTap.action, until: now + GUARD_MS };
+    guard = { box: lastTap.box, action: lastTap.action, until: (now - lastTap.seen < 20 ? lastTap.at : now) + GUARD_MS };
     var g = guard;
     // the control now under the finger is dimmed while it ignores taps: one hit test, in the frame
     requestAnimationFrame(function () {
