@@ -52,7 +52,6 @@ type walker struct {
 	last    time.Time // the last tap: a finger's next one on its box waits past the guard
 	lastBox *box
 	steps   int
-	failed  []string
 }
 
 // startWalker starts a live game g on the site (its roles dealt by the server) and opens its host page in a fresh
