@@ -26,6 +26,9 @@ type phone struct {
 	a     *appTest
 	taps  int
 	moved []string // what moved under the host's finger, one line a tap
+	// the last tap: when, and the box it touched
+	lastAt  time.Time
+	lastBox *box
 }
 
 // startPhone starts the site with a live game and opens its host page on a phone.
@@ -126,10 +129,18 @@ func (p *phone) touch(what, sel string) {
 	eval[bool](p.hostBrowser, fmt.Sprintf(`(() => { const e = __taps.find(%q); if (getComputedStyle(e).position === 'fixed' || e.closest('.mainbar')) { return true; }
 	  const r = e.getBoundingClientRect(), m = __taps.main(), low = m && m !== e && getComputedStyle(m).position === 'fixed' ? m.getBoundingClientRect().top - 8 : innerHeight - 60;
 	  if (r.top < 8 || r.bottom > low) { window.scrollBy(0, r.top - innerHeight / 3); } return true; })()`, sel))
+	// the step's panel shown before the tap (the vote's round): a tap that keeps it brings nothing into view
+	stepBefore := eval[string](p.hostBrowser, stepShown)
 	before := p.where(sel, "")
 	p.taps++
 	at := before.Ctl
+	// a host's deliberate next tap on the spot of the last one comes after the page's guard (host.js), which
+	// ignores a second touch there meant for the control before
+	if p.lastBox != nil && overlaps(at, p.lastBox) {
+		time.Sleep(time.Until(p.lastAt.Add(500 * time.Millisecond)))
+	}
 	p.finger(what, at.X+at.W/2, at.Y+at.H/2)
+	p.lastAt, p.lastBox = time.Now(), at
 	if before.Engine {
 		p.until(what+" drawn", fmt.Sprintf(`+document.getElementById('game').dataset.version === %d`, before.Version+1), 5*time.Second)
 	} else {
@@ -151,7 +162,7 @@ func (p *phone) touch(what, sel string) {
 		moved = append(moved, fmt.Sprintf("the main action %s moved %.0f px: %v, %.0f px high -> %s %v, %.0f px high", before.MainIs, d, before.Main, before.Main.H, after.MainIs, after.Main, after.Main.H))
 	}
 	// the step the main action brought (the best move's seats, the vote's hands) is where the host sees it
-	if sel == "main" {
+	if sel == "main" && (stepBefore == "" || stepBefore != eval[string](p.hostBrowser, stepShown)) {
 		if out := eval[string](p.hostBrowser, `(pick => { if (!pick || !__taps.shown(pick)) { return ''; }
 		  const r = pick.closest('form').getBoundingClientRect(), m = __taps.main(), low = m ? m.getBoundingClientRect().top : innerHeight;
 		  return r.top >= -1 && r.bottom <= low + 1 ? '' : 'the step brought is out of view: ' + Math.round(r.top) + '-' + Math.round(r.bottom) + ', the screen to ' + Math.round(low); })(document.querySelector('#stage .seatpick'))`); out != "" {
@@ -162,6 +173,9 @@ func (p *phone) touch(what, sel string) {
 		p.moved = append(p.moved, fmt.Sprintf("tap %d, %s (scrolled to %.0f, then %.0f): %s", p.taps, what, before.ScrollY, after.ScrollY, strings.Join(moved, "; ")))
 	}
 }
+
+// stepShown names the step's panel of seats to pick that is shown (its form and, for a vote, its round), or "".
+const stepShown = `(pick => { if (!pick || !__taps.shown(pick)) { return ''; } const f = pick.closest('form'), d = f.closest('details'); return f.id + (d ? ' ' + d.id : ''); })(document.querySelector('#stage .seatpick'))`
 
 // finger touches the screen at (x, y) and is lifted 80 ms later: the browser's tap (pointer events, touch
 // events, the click).

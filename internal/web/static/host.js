@@ -357,8 +357,16 @@
   // view when the main action brought it, or the host unfolded it: the main action stays where it is, at the bottom
   // of the screen, and the step's controls come where he sees them
   function bringStep() {
+    var f = stepForm();
+    if (f) { f.scrollIntoView({ block: 'nearest' }); }
+  }
+  // stepForm is the form of the step's panel shown (null when none). A step brought is a form that was not shown
+  // before the tap: the next candidate's vote is the same form, whose layout does not change (app.css), and the
+  // page is not scrolled under the host's finger, which would move the tiles he is about to touch.
+  // It reads no layout (a folded vote is a closed details): it runs in the tap, before the morph.
+  function stepForm() {
     var pick = document.querySelector('#stage .seatpick');
-    if (pick && shown(pick)) { pick.closest('form').scrollIntoView({ block: 'nearest' }); }
+    return pick && !pick.closest('details:not([open])') ? pick.closest('form') : null;
   }
   // The stage (the step's panels between the plan and the table) never gets shorter under a tap on anything but
   // the main action, which has its own place at the bottom of the screen: a shorter stage moved the table up under
@@ -379,6 +387,7 @@
   document.addEventListener('toggle', function (e) {
     if (!app) { return; }
     var voting = e.target.classList.contains('voting') && e.target.open;
+    if (document.getElementById('game').contains(e.target)) { armGuard(); }
     requestAnimationFrame(function () { if (voting) { bringStep(); } measureStage(); });
   }, true);
   // morph makes the old element like the fresh one, touching only what differs, so that a tap costs the browser
@@ -468,11 +477,15 @@
       keyboard = lastInput === 'key' && focused.matches(':focus-visible');
       focused.blur();
     }
-    holdStage(!!anchor && !anchor.main);
+    var stepBefore = anchor && anchor.main ? stepForm() : null;
     drewPlanned = !!(r.steps && r.planned === old && r.gen === pageNow());
     var m0 = performance.now();
     if (drewPlanned) { apply(r.steps); } else { morph(old, fresh); }
     drewMs = performance.now() - m0;
+    // the main action that keeps its step (the next candidate's vote, the same form) holds the stage too: the page
+    // scrolled to its bottom would otherwise be pulled up under the tiles by whatever the stage let go below them
+    var step = anchor && anchor.main ? stepForm() : null;
+    holdStage(!!anchor && (!anchor.main || !!step && step === stepBefore));
     if (!app) { actionFields(true); } // drawn before the table app runs (kept actions replayed at its start)
     bindPlan();
     bindRoles();
@@ -483,9 +496,10 @@
     requestAnimationFrame(function () {
       var el = anchor && anchor.id && document.getElementById(anchor.id);
       if (el) { window.scrollBy(0, el.getBoundingClientRect().top - anchor.top); }
-      if (anchor && anchor.main) { bringStep(); }
+      if (anchor && anchor.main && step !== stepBefore) { bringStep(); }
       measureStage();
     });
+    armGuard(); // its hint's hit test comes in the frame after the scroll above
     resetAhead();
   }
   function say(text, kind) {
@@ -609,6 +623,7 @@
   // the clock's text or class is put right by the tap's own bindPlan, which writes the clock as it then reads), and
   // a speech's clock ticking between the touch and the click made a third of its taps compare again in the tap.
   function clocked(m) {
+    if (m.attributeName === 'data-inert') { return true; } // the guard's dimming: nothing a plan reads or makes either
     var n = m.target.nodeType === 1 ? m.target : m.target.parentNode;
     return !!n && n.id === 'clock';
   }
@@ -665,6 +680,82 @@
     host.removeAttribute('data-ahead');
     nextAhead();
   });
+
+  // -- the guard: a control that has just appeared, or changed its meaning, under the host's finger does not take a
+  // tap meant for the one before it. A finger's second touch on the same spot 0.1-0.3 s after the first (a tap that
+  // bounced, a hurried double tap) landed on what the first tap had drawn there: "the town falls asleep" twice ended
+  // the night, the last candidate's "record the votes" twice started it. For GUARD_MS after the page changed under
+  // a tap (drawn, or a vote unfolded), a control whose box overlaps the box of the control that tap took, and whose
+  // action differs, ignores taps (and is dimmed meanwhile). An action is what the control records on the game as the
+  // page shows it: a control of the page drawn after the tap acts on the next version of the game, so a second foul
+  // on the same seat is another action too; a tile ticked, or the timer's buttons, change no page and arm nothing.
+  // 400 ms: longer than the 300 ms within which a phone takes two taps for one double tap (Android's double-tap
+  // timeout), since an accidental second touch comes sooner than that; shorter than a host's deliberate next tap,
+  // which reads the new page first (a visual reaction alone takes a quarter of a second, then the finger comes down
+  // again). Touches and pens are guarded; a mouse only when the browser counts its click as a double click (its
+  // detail), since a mouse clicks once where it is pointed; the keyboard never. A tap compares one or two boxes.
+  var GUARD_MS = 400;
+  var pressed = null, lastTap = null, guard = null, ignored = 0, pointerType = '';
+  // controlOf is the control a tap's target belongs to, in the game's part of the page: a tile is its label (a
+  // finger's tap on it may be given to its hidden box)
+  function controlOf(t) {
+    var c = t && t.closest && (t.closest('label') || t.closest('button, summary, input, select, a'));
+    var game = document.getElementById('game');
+    return c && game && game.contains(c) ? c : null;
+  }
+  function actionOf(c) {
+    var game = document.getElementById('game'), v = game.getAttribute('data-version') + ' ';
+    if (c.nodeName === 'SUMMARY') { return v + 'open ' + (c.parentNode.id || ''); }
+    var f = c.form || (c.nodeName === 'LABEL' && c.querySelector('input') ? c.querySelector('input').form : null);
+    if (c.nodeName === 'LABEL') { var i = c.querySelector('input'); return v + 'pick ' + (f ? f.id : '') + ' ' + (i ? i.name + '=' + i.value : ''); }
+    if (f && (c.nodeName === 'BUTTON' || c.type === 'submit')) { return v + (f.getAttribute('action') || '') + ' ' + formOf(f, c); }
+    return v + c.nodeName + ' ' + c.id + ' ' + (c.name || '');
+  }
+  function overlap(a, b) { return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom; }
+  // the box of the control pressed is read at the finger's touch, with the layout the touch reads anyway
+  window.addEventListener('pointerdown', function (e) {
+    pointerType = e.pointerType || '';
+    var c = app && controlOf(e.target);
+    pressed = c ? { c: c, box: c.getBoundingClientRect() } : null;
+  }, true);
+  window.addEventListener('click', function (e) {
+    if (!app || !e.detail) { return; } // a key, or a script's click
+    var c = controlOf(e.target);
+    if (!c) { return; }
+    // the tap's time is the input's own (a busy page handles a touch later than it came)
+    var seen = performance.now(), now = e.timeStamp && e.timeStamp <= seen ? e.timeStamp : seen;
+    var box = pressed && pressed.c === c ? pressed.box : c.getBoundingClientRect(), act = actionOf(c);
+    var type = e.pointerType || pointerType;
+    if (guard && now < guard.until && (type !== 'mouse' || e.detail > 1) && overlap(box, guard.box) && act !== guard.action) {
+      e.preventDefault(); e.stopImmediatePropagation();
+      ignored++;
+      return;
+    }
+    // a tap taken elsewhere ends the guard: the finger has moved on, and its next touch here is meant
+    if (guard && !overlap(box, guard.box)) { guard = null; }
+    lastTap = { box: box, action: act, at: now, seen: seen };
+    // until the page has changed (armGuard), nothing at this box takes a tap: a second touch before the engine drew
+    // the first one's page would send the same action again
+    if (c.nodeName === 'SUMMARY' || (c.nodeName === 'BUTTON' || c.type === 'submit') && c.form && /\/(act|undo)$/.test(c.form.getAttribute('action') || '')) {
+      guard = { box: box, action: '', until: now + GUARD_MS };
+    }
+  }, true);
+  // armGuard: the page changed under the host's last tap (if it was a moment ago). The guard counts from the tap
+  // when the page changed in the tap's own task (drawn ahead: the host sees it in the next frame), else from the
+  // change (the engine drew it later).
+  function armGuard() {
+    var now = performance.now();
+    if (!lastTap || now - lastTap.at > 1000) { return; }
+    guard = { box: lastTap.box, action: lastTap.action, until: (now - lastTap.seen < 20 ? lastTap.at : now) + GUARD_MS };
+    var g = guard;
+    // the control now under the finger is dimmed while it ignores taps: one hit test, in the frame
+    requestAnimationFrame(function () {
+      var b = g.box, c = controlOf(document.elementFromPoint((b.left + b.right) / 2, (b.top + b.bottom) / 2));
+      if (!c || guard !== g || actionOf(c) === g.action) { return; }
+      c.setAttribute('data-inert', '');
+      setTimeout(function () { c.removeAttribute('data-inert'); }, Math.max(0, g.until - performance.now()));
+    });
+  }
 
   // -- the host's action: shown at once (drawn ahead) or applied and drawn by the engine, then kept and sent --
   // actionFields sets the key and version fields of the forms of actions and the undo, which the page fills in
@@ -1056,6 +1147,8 @@
     record: function () { return base.record; },
     conflict: function () { return conflict; },
     engine: function (fn) { return call.apply(null, arguments); },
-    drawnAhead: function () { return aheadCalls; } // the pages drawn ahead so far
+    drawnAhead: function () { return aheadCalls; }, // the pages drawn ahead so far
+    ignored: function () { return ignored; }, // the taps the guard ignored
+    guardMs: GUARD_MS
   };
 })();
