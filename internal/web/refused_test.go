@@ -74,21 +74,11 @@ func refusedRequestsCarryNoCards(t *testing.T, h *harness) {
 	anon := h.client()
 
 	// the club game: the seated host and admin play it (seats 3 and 5), the runner hosts it into night 2
-	f := url.Values{"form": {"1"}, "rules": {"fiim-2025-club"}, "n": {"10"}, "deal": {"hand"}, "rated": {"on"}}
 	clubRoles := map[int]string{}
 	for i, r := range tenRoles {
-		name := fmt.Sprintf("Guest %d", i+1)
-		switch i {
-		case 2:
-			name = "Alpha"
-		case 4:
-			name = "Bravo"
-		}
-		f.Set(fmt.Sprintf("name%d", i+1), name)
-		f.Set(fmt.Sprintf("role%d", i+1), r)
 		clubRoles[i+1] = r
 	}
-	resp := h.post(runner, "/games", f)
+	resp := h.post(runner, "/games", alphaBravoGame())
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("new game: %d %s", resp.StatusCode, errorOf(resp.Body))
 	}

@@ -61,15 +61,9 @@ func hidden(body string) []string {
 	return found
 }
 
-func seatedHostSeesNothingHidden(t *testing.T, h *harness) {
-	ctx := context.Background()
-	runner := h.user("runner", club.RoleHost)
-	other := h.user("other", club.RoleHost)
-	seatedHost := h.seatedUser("playinghost", "Alpha", club.RoleHost)
-	seatedAdmin := h.seatedUser("playingadmin", "Bravo", club.RoleAdmin)
-	anon := h.client()
-
-	// the game's host seats both of them (by their nicknames, as club players), then plays into the first night
+// alphaBravoGame is the new-game form of a club game dealt by hand (tenRoles) that seats the players with the
+// nicknames Alpha at #3 and Bravo at #5 (the seated accounts' profiles), and guests elsewhere.
+func alphaBravoGame() url.Values {
 	f := url.Values{"form": {"1"}, "rules": {"fiim-2025-club"}, "n": {"10"}, "deal": {"hand"}, "rated": {"on"}}
 	for i, r := range tenRoles {
 		name := fmt.Sprintf("Guest %d", i+1)
@@ -82,6 +76,19 @@ func seatedHostSeesNothingHidden(t *testing.T, h *harness) {
 		f.Set(fmt.Sprintf("name%d", i+1), name)
 		f.Set(fmt.Sprintf("role%d", i+1), r)
 	}
+	return f
+}
+
+func seatedHostSeesNothingHidden(t *testing.T, h *harness) {
+	ctx := context.Background()
+	runner := h.user("runner", club.RoleHost)
+	other := h.user("other", club.RoleHost)
+	seatedHost := h.seatedUser("playinghost", "Alpha", club.RoleHost)
+	seatedAdmin := h.seatedUser("playingadmin", "Bravo", club.RoleAdmin)
+	anon := h.client()
+
+	// the game's host seats both of them (by their nicknames, as club players), then plays into the first night
+	f := alphaBravoGame()
 	resp := h.post(runner, "/games", f)
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("new game: %d %s", resp.StatusCode, errorOf(resp.Body))
